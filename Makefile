@@ -1,0 +1,43 @@
+# One entry point per job; CI runs `make test`, the same command the README gives.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: demo test lint bench bench-crawl clean
+
+$(STAMP): pyproject.toml
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev,bench]'
+	@touch $(STAMP)
+
+## demo: set up, then crawl the bundled demo site on 127.0.0.1 and print the report
+demo: $(STAMP)
+	$(BIN)/politecrawl demo
+
+## lint: ruff, mypy (strict, on the package) and the import-layer contracts
+lint: $(STAMP)
+	$(BIN)/ruff check politecrawl migrations tests bench
+	$(BIN)/ruff format --check politecrawl migrations tests bench
+	$(BIN)/mypy
+	$(BIN)/lint-imports
+
+## test: set up, lint, then the whole test suite
+test: lint
+	$(BIN)/pytest
+
+## bench: the benchmarks (figures printed, nothing asserted)
+bench: $(STAMP)
+	$(BIN)/python bench/robots_bench.py
+	$(BIN)/python bench/frontier_bench.py
+
+## bench-crawl: politecrawl against Scrapy on a local multi-host web served by nginx (minutes)
+bench-crawl: $(STAMP)
+	command -v nginx >/dev/null || (apt-get update -qq && apt-get install -y -qq nginx)
+	$(BIN)/python -m pip install --quiet -e '.[bench,peers]'
+	$(BIN)/python bench/run.py --hosts 20 --pages 500 --delay 0
+	$(BIN)/python bench/run.py --hosts 20 --pages 50 --delay 0.2
+
+clean:
+	rm -rf $(VENV) build dist *.egg-info .pytest_cache .mypy_cache .ruff_cache

@@ -1,0 +1,151 @@
+"""Benchmark: the crawl database's frontier on SQLite (issue targets in brackets).
+
+Run on demand, never as a test: ``.venv/bin/python bench/frontier_bench.py`` (a few minutes;
+``--quick`` for a smaller run). Each figure is printed; nothing is asserted.
+
+* enqueue: new URLs per second, added in batches of 5,000 over 1,000 hosts [>= 20,000/s].
+* claim+complete: URLs per second across 1,000 ready hosts (delay 0), one worker, both as
+  separate ``claim`` and ``complete`` transactions and as ``complete_and_claim`` (one commit per
+  page, what the crawl loop uses) [>= 2,000/s].
+* scaling: the claim+complete rate with 10,000 queued URLs and with 1,000,000 [within 2x: the
+  scheduler must not scan the URL table].
+* memory: the peak RSS of this process while holding the 1,000,000-URL frontier [< 200 MB].
+
+Every database is a fresh file in a temporary directory.
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import resource
+import statistics
+import sys
+import tempfile
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from politecrawl.store import Frontier, Lease, PageOutcome, open_database
+
+HOSTS = 1_000
+BATCH = 5_000
+
+
+def urls(count: int, start: int = 0) -> list[str]:
+    return [
+        f"http://h{i % HOSTS}.example/section/{i // HOSTS}/page-{i}.html"
+        for i in range(start, start + count)
+    ]
+
+
+def fill(frontier: Frontier, count: int) -> float:
+    """Add ``count`` URLs in batches; returns URLs per second."""
+    now = datetime.now(UTC)
+    started = time.perf_counter()
+    for start in range(0, count, BATCH):
+        frontier.add(urls(min(BATCH, count - start), start), now=now)
+    return count / (time.perf_counter() - started)
+
+
+def claim_complete_rate(frontier: Frontier, pairs: int) -> float:
+    now = datetime.now(UTC)
+    started = time.perf_counter()
+    for _ in range(pairs):
+        lease = frontier.claim("bench", now=now)
+        assert isinstance(lease, Lease), lease
+        frontier.complete(lease, PageOutcome(200), now=now, next_fetch_at=now)
+    return pairs / (time.perf_counter() - started)
+
+
+def complete_and_claim_rate(frontier: Frontier, pairs: int) -> float:
+    now = datetime.now(UTC)
+    lease = frontier.claim("bench", now=now)
+    started = time.perf_counter()
+    for _ in range(pairs):
+        assert isinstance(lease, Lease), lease
+        _, lease = frontier.complete_and_claim(
+            lease, PageOutcome(200), worker="bench", now=now, next_fetch_at=now
+        )
+    return pairs / (time.perf_counter() - started)
+
+
+def fresh_frontier(directory: Path, name: str) -> Frontier:
+    return Frontier(open_database(str(directory / f"{name}.db")), default_delay_seconds=0.0)
+
+
+def peak_rss_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--quick", action="store_true", help="smaller sizes, a few seconds")
+    args = parser.parse_args()
+    small, large = (10_000, 100_000) if args.quick else (10_000, 1_000_000)
+    pairs = 1_000 if args.quick else 3_000
+    repeats = 3
+
+    print(
+        f"python {platform.python_version()}, {platform.machine()}, "
+        f"{_cpu_model()}, SQLite file in a temporary directory"
+    )
+    with tempfile.TemporaryDirectory() as scratch:
+        directory = Path(scratch)
+        enqueue = [
+            fill(fresh_frontier(directory, f"enqueue{i}"), 100_000 if not args.quick else 20_000)
+            for i in range(repeats)
+        ]
+        print(
+            f"enqueue                      {statistics.median(enqueue):>10,.0f} URLs/s   "
+            "[target >= 20,000]"
+        )
+
+        def filled(name: str, count: int) -> Frontier:
+            frontier = fresh_frontier(directory, name)
+            fill(frontier, count)
+            return frontier
+
+        separate = statistics.median(
+            claim_complete_rate(filled(f"small-s{i}", small), pairs) for i in range(repeats)
+        )
+        combined_small = statistics.median(
+            complete_and_claim_rate(filled(f"small-c{i}", small), pairs) for i in range(repeats)
+        )
+        print(f"claim + complete             {separate:>10,.0f} URLs/s   (two transactions)")
+        print(
+            f"complete_and_claim           {combined_small:>10,.0f} URLs/s   "
+            f"[target >= 2,000] ({small:,} queued, {HOSTS:,} hosts)"
+        )
+
+        frontier = fresh_frontier(directory, "large")
+        fill(frontier, large)
+        combined_large = statistics.median(
+            complete_and_claim_rate(frontier, pairs) for _ in range(repeats)
+        )
+        ratio = combined_small / combined_large
+        print(
+            f"complete_and_claim           {combined_large:>10,.0f} URLs/s   "
+            f"({large:,} queued): {small:,}-queued rate / this = {ratio:.2f}x "
+            "[target <= 2x]"
+        )
+        print(
+            f"peak RSS                     {peak_rss_mb():>10,.0f} MB       "
+            f"holding the {large:,}-URL frontier [target < 200 MB]"
+        )
+
+
+def _cpu_model() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return "unknown CPU"
+
+
+if __name__ == "__main__":
+    main()

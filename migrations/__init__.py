@@ -1,0 +1,1 @@
+"""Alembic migrations of the crawl database, shipped as ``politecrawl.migrations`` [C6]."""

@@ -1,0 +1,7 @@
+"""``python -m politecrawl``: the command line."""
+
+import sys
+
+from politecrawl.cli import main
+
+sys.exit(main())

@@ -1,0 +1,140 @@
+"""The ``politecrawl`` command line: argparse sub-commands over the library, one code path.
+
+argparse rather than click: it is in the standard library (no dependency for a handful of
+sub-commands), its sub-parsers cover everything the commands need, and a user mistake is turned
+into one line and exit status 2 here, in one place (B1). ``--debug`` shows the traceback instead.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any, NoReturn
+
+from politecrawl._version import VERSION
+from politecrawl.cli_options import add_crawl_options
+from politecrawl.errors import PolitecrawlError, UserInputError
+from politecrawl.robots_cli import add_robots_commands
+
+EXIT_OK = 0
+EXIT_USAGE = 2
+
+
+class _OneLineParser(argparse.ArgumentParser):
+    """An ArgumentParser whose usage errors are one line on stderr, exit status 2 (B1)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see --help)\n")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The whole command tree."""
+    parser = _OneLineParser(prog="politecrawl", description="A polite, robots-aware web crawler.")
+    parser.add_argument("--version", action="version", version=f"politecrawl {VERSION}")
+    parser.add_argument("--debug", action="store_true", help="show tracebacks of errors")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_OneLineParser)
+    commands.required = True
+    _add_crawl_commands(commands)
+    _add_inspect_commands(commands)
+    add_robots_commands(commands)
+    _add_demo_command(commands)
+    return parser
+
+
+def _later(module: str, function: str) -> Callable[[argparse.Namespace], int]:
+    """A command that imports its module only when it runs (the crawl machinery is heavy)."""
+
+    def run(args: argparse.Namespace) -> int:
+        command: Callable[[argparse.Namespace], int] = getattr(
+            importlib.import_module(module), function
+        )
+        return command(args)
+
+    return run
+
+
+def _add_crawl_commands(commands: Any) -> None:
+    run = commands.add_parser("run", help="start or continue a crawl from a seeds file")
+    run.add_argument("seeds", help="a text file of URLs, one a line (# comments); - for stdin")
+    add_crawl_options(run)
+    run.set_defaults(run=_later("politecrawl.cli_run", "run_command"))
+    resume = commands.add_parser("resume", help="continue the crawl stored in --db")
+    add_crawl_options(resume, with_scope=False)
+    resume.set_defaults(run=_later("politecrawl.cli_run", "resume_command"))
+    recrawl = commands.add_parser(
+        "recrawl", help="revisit a crawled site with conditional requests; report what changed"
+    )
+    add_crawl_options(recrawl, with_scope=False)
+    recrawl.add_argument(
+        "--max-age",
+        "--changed-since",
+        dest="max_age",
+        metavar="DURATION",
+        help="revisit only pages fetched longer ago than this (90s, 30m, 12h, 7d)",
+    )
+    recrawl.set_defaults(run=_later("politecrawl.cli_run", "recrawl_command"))
+
+
+def _add_demo_command(commands: Any) -> None:
+    demo = commands.add_parser(
+        "demo", help="crawl the bundled demo site on 127.0.0.1 and print the report"
+    )
+    demo.add_argument("--db", help="keep the demo crawl in this database (default: temporary)")
+    demo.set_defaults(run=_later("politecrawl.cli_demo", "demo_command"))
+
+
+def _add_inspect_commands(commands: Any) -> None:
+    inspect = "politecrawl.cli_inspect"
+
+    status = commands.add_parser("status", help="frontier counts, waiting hosts, robots outcomes")
+    status.add_argument("--db", required=True, help="crawl database: a path or a SQLAlchemy URL")
+    status.set_defaults(run=_later(inspect, "status_command"))
+    report = commands.add_parser("report", help="the site-maintenance report of a crawl")
+    report.add_argument("--db", required=True, help="crawl database: a path or a SQLAlchemy URL")
+    report.add_argument("--format", choices=("text", "csv", "json", "html"), default="text")
+    report.add_argument("--out", help="write to this file instead of standard output")
+    report.add_argument(
+        "--slow", type=float, default=2.0, metavar="S", help="pages slower than S seconds"
+    )
+    report.add_argument(
+        "--compare", action="store_true", help="what changed since the previous pass (recrawls)"
+    )
+    report.add_argument(
+        "--pass", dest="pass_number", type=int, metavar="N", help="compare pass N with N-1"
+    )
+    report.set_defaults(run=_later(inspect, "report_command"))
+    why = commands.add_parser("why", help="how a URL was found and what was decided about it")
+    why.add_argument("url", help="the URL (any spelling: it is canonicalised)")
+    why.add_argument("--db", required=True, help="crawl database: a path or a SQLAlchemy URL")
+    why.set_defaults(run=_later(inspect, "why_command"))
+    db = commands.add_parser("db", help="the crawl database itself")
+    db_commands = db.add_subparsers(dest="db_command", metavar="COMMAND")
+    db_commands.required = True
+    upgrade = db_commands.add_parser("upgrade", help="apply schema migrations (also done on open)")
+    upgrade.add_argument("--db", required=True, help="crawl database: a path or a SQLAlchemy URL")
+    upgrade.set_defaults(run=_later(inspect, "db_upgrade_command"))
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit status."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        status: int = args.run(args)
+    except UserInputError as error:
+        if args.debug:
+            raise
+        print(f"politecrawl: {error.one_line()}", file=sys.stderr)
+        return EXIT_USAGE
+    except PolitecrawlError as error:
+        if args.debug:
+            raise
+        print(f"politecrawl: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    return status
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,188 @@
+"""Looking at a crawl from the command line: ``status``, ``report``, ``why``, ``robots show``
+and ``db upgrade``.
+
+Read-only but for ``db upgrade`` (which only migrates). Each opens the database given by
+``--db`` (a path or a SQLAlchemy URL); a path that is not a crawl database is refused untouched.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from datetime import UTC, datetime
+from pathlib import Path
+
+from politecrawl.errors import UserInputError
+from politecrawl.store import Frontier, open_database
+from politecrawl.store.database import upgrade_database
+from politecrawl.store.hosts import host_waits
+from politecrawl.store.policies import PolicyStore
+from politecrawl.urls import InvalidURL, origin_of
+
+
+def status_command(args: argparse.Namespace) -> int:
+    """Frontier counts by state, hosts and what they wait for, robots.txt outcome per origin."""
+    database = open_database(args.db)
+    try:
+        now = datetime.now(UTC)
+        stats = Frontier(database).stats(now=now)
+        waits = host_waits(database)
+        outcomes = PolicyStore(database).all()
+    finally:
+        database.close()
+    out = sys.stdout
+    print(f"crawl database {args.db}: {stats.total} URLs", file=out)
+    for state, count in stats.by_state.items():
+        if count:
+            print(f"  {state:<13} {count:>8}", file=out)
+    if stats.next_ready_at is not None:
+        wait = (stats.next_ready_at - now).total_seconds()
+        when = "now" if wait <= 0 else f"in {wait:.1f} s"
+        print(f"next URL ready: {when}", file=out)
+    print("hosts with work left:" if waits else "hosts with work left: none", file=out)
+    for host in waits:
+        print(
+            f"  {host.host}: {host.queued} queued, {host.deferred} deferred; {host.why(now)}",
+            file=out,
+        )
+    print("robots.txt per origin:", file=out)
+    for origin, outcome in sorted(outcomes.items()):
+        if outcome is None:
+            print(f"  {origin}: not fetched yet", file=out)
+            continue
+        until = outcome.expires_at or outcome.retry_at
+        until_text = f" (until {until:%Y-%m-%d %H:%M:%S} UTC)" if until else ""
+        print(f"  {origin}: {outcome.kind}: {outcome.reason}{until_text}", file=out)
+    return 0
+
+
+def robots_show_command(args: argparse.Namespace) -> int:
+    """The cached robots.txt of one origin, its outcome and its expiry."""
+    try:
+        origin = str(origin_of(args.origin))
+    except InvalidURL as error:
+        raise UserInputError(f"not an origin or URL: {args.origin!r} ({error.reason})") from None
+    database = open_database(args.db)
+    try:
+        outcome = PolicyStore(database).get(origin)
+    finally:
+        database.close()
+    if outcome is None:
+        print(f"{origin}: robots.txt not fetched (yet) in this crawl")
+        return 1
+    print(f"{origin}: {outcome.kind} (HTTP {outcome.status}): {outcome.reason}")
+    if outcome.expires_at is not None:
+        print(f"fresh until {outcome.expires_at:%Y-%m-%d %H:%M:%S} UTC")
+    if outcome.retry_at is not None:
+        print(f"retry at {outcome.retry_at:%Y-%m-%d %H:%M:%S} UTC")
+    if outcome.etag or outcome.last_modified:
+        print(f"validators: ETag {outcome.etag}, Last-Modified {outcome.last_modified}")
+    if outcome.body is not None:
+        print("---")
+        print(outcome.body.decode("utf-8", "replace").rstrip("\n"))
+    return 0
+
+
+def db_upgrade_command(args: argparse.Namespace) -> int:
+    """Apply the schema migrations (opening a database does it too)."""
+    revision = upgrade_database(args.db)
+    print(f"{args.db}: schema at revision {revision}")
+    return 0
+
+
+def report_command(args: argparse.Namespace) -> int:
+    """The site-maintenance report, as text, CSV, JSON or one self-contained HTML file."""
+    from politecrawl.report import (  # noqa: PLC0415 (only this command needs them)
+        build_report,
+        render_csv,
+        render_json,
+        render_text,
+    )
+    from politecrawl.report_html import render_html  # noqa: PLC0415
+
+    if args.compare or args.pass_number is not None:
+        return _compare_command(args)
+    renderers = {"text": render_text, "csv": render_csv, "json": render_json, "html": render_html}
+    agent, max_redirects = _crawl_settings(args.db)
+    database = open_database(args.db)
+    try:
+        report = build_report(
+            database, agent=agent, slow_seconds=args.slow, max_redirects=max_redirects
+        )
+    finally:
+        database.close()
+    return _write(renderers[args.format](report), args.out)
+
+
+def _compare_command(args: argparse.Namespace) -> int:
+    """``report --compare [--pass N]``: what changed between a pass and the one before."""
+    from politecrawl.report_compare import (  # noqa: PLC0415 (only this command needs them)
+        render_compare_csv,
+        render_compare_html,
+        render_compare_json,
+        render_compare_text,
+    )
+    from politecrawl.store.passes import compare_passes  # noqa: PLC0415
+
+    database = open_database(args.db)
+    try:
+        comparison = compare_passes(database, after=args.pass_number)
+    finally:
+        database.close()
+    if comparison is None:
+        raise UserInputError(
+            "nothing to compare: the crawl has one pass (run politecrawl recrawl)", path=args.db
+        )
+    renderers = {
+        "text": render_compare_text,
+        "csv": render_compare_csv,
+        "json": render_compare_json,
+        "html": render_compare_html,
+    }
+    return _write(renderers[args.format](comparison), args.out)
+
+
+def _write(text: str, out: str | None) -> int:
+    if out is None:
+        sys.stdout.write(text)
+        return 0
+    try:
+        Path(out).write_text(text, encoding="utf-8")
+    except OSError as error:
+        raise UserInputError(f"cannot write the report: {error.strerror}", path=out) from None
+    print(f"report written to {out}", file=sys.stderr)
+    return 0
+
+
+def why_command(args: argparse.Namespace) -> int:
+    """The history of one URL in the crawl: how it was found and each decision about it."""
+    from politecrawl.report import render_history  # noqa: PLC0415 (only this command needs it)
+    from politecrawl.store.reading import url_history  # noqa: PLC0415
+
+    agent, _ = _crawl_settings(args.db)
+    database = open_database(args.db)
+    try:
+        history = url_history(database, args.url)
+    finally:
+        database.close()
+    if history is None:
+        print(f"{args.url}: not in this crawl (never linked from a crawled page, nor a seed)")
+        return 1
+    sys.stdout.write(render_history(history, agent=agent))
+    return 0
+
+
+def _crawl_settings(target: str) -> tuple[str, int]:
+    """The agent and redirect limit the crawl in ``target`` ran with (defaults before a run)."""
+    from politecrawl.config import CrawlConfig  # noqa: PLC0415
+    from politecrawl.store.runs import last_config  # noqa: PLC0415
+
+    database = open_database(target)
+    try:
+        stored = last_config(database) or {}
+    finally:
+        database.close()
+    defaults = CrawlConfig()
+    agent = str(stored.get("agent") or defaults.agent)
+    redirects = stored.get("max_redirects", defaults.max_redirects)
+    return agent, int(redirects) if isinstance(redirects, int) else defaults.max_redirects

@@ -1,0 +1,49 @@
+"""The options of ``run``, ``resume`` and ``recrawl``: argparse only, so that building the
+command tree loads none of the crawl machinery (``politecrawl robots explain`` starts fast)."""
+
+from __future__ import annotations
+
+import argparse
+import os
+from pathlib import Path
+
+# option -> CrawlConfig field, for flags shared by run and resume
+FLAG_FIELDS = {
+    "agent": "agent",
+    "contact": "contact",
+    "delay": "delay_seconds",
+    "max_pages": "max_pages",
+    "max_depth": "max_depth",
+    "workers": "workers",
+    "scope": "scope",
+    "include": "include",
+    "exclude": "exclude",
+    "semantics": "semantics",
+}
+
+
+def add_crawl_options(parser: argparse.ArgumentParser, *, with_scope: bool = True) -> None:
+    """The options ``run`` and ``resume`` share."""
+    parser.add_argument("--db", default=None, help="crawl database: a path or a SQLAlchemy URL")
+    parser.add_argument(
+        "--config",
+        type=Path,
+        default=os.environ.get("POLITECRAWL_CONFIG") or None,
+        help="a TOML settings file, like config/politecrawl.toml (or POLITECRAWL_CONFIG)",
+    )
+    option = parser.add_argument
+    option("--agent", help="the robot's name token (A1)")
+    option("--contact", help="a URL where site owners can reach you (P5)")
+    option("--delay", type=float, metavar="S", help="seconds between requests to one host")
+    option("--max-pages", type=int, metavar="N", help="stop after N pages this run")
+    option("--max-depth", type=int, metavar="N", help="links further from a seed are out")
+    option("--workers", type=int, metavar="N", help="worker threads")
+    if with_scope:
+        option("--scope", choices=("seeds", "domain", "any"), help="what may be crawled")
+        option("--include", action="append", metavar="RE", help="URLs must match one")
+        option("--exclude", action="append", metavar="RE", help="URLs matching are out")
+    option("--semantics", choices=("draft", "rfc9309"), help="how robots.txt is read")
+    option("--output", type=Path, metavar="FILE", help="append fetched URLs as JSON lines")
+    verbosity = parser.add_mutually_exclusive_group()
+    verbosity.add_argument("--quiet", "-q", action="store_true", help="no progress display")
+    verbosity.add_argument("--verbose", "-v", action="store_true", help="a line per page")

@@ -1,0 +1,193 @@
+"""``politecrawl run SEEDS`` and ``politecrawl resume``: a crawl from the command line.
+
+Both drive the library's ``Crawler``; nothing here crawls on its own. The configuration comes
+from flags > ``POLITECRAWL_*`` environment > ``--config`` file > the stored configuration
+(``resume``) > defaults, and is stored with the run. Exit status: 0 finished; 1 finished with
+deferred or failed work; 2 a usage or input error; 130 interrupted (state saved: ``resume``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import sys
+from datetime import timedelta
+from pathlib import Path
+from typing import Any, TextIO
+
+from politecrawl.cli_options import FLAG_FIELDS
+from politecrawl.config import CrawlConfig
+from politecrawl.crawler import Crawler
+from politecrawl.errors import UserInputError
+from politecrawl.progress import ProgressDisplay
+from politecrawl.results import CrawlSummary, Page
+from politecrawl.seeds import read_seeds
+from politecrawl.settings import load_config
+from politecrawl.store import open_database
+from politecrawl.store.runs import last_config
+
+EXIT_FINISHED = 0
+EXIT_UNFINISHED = 1
+EXIT_INTERRUPTED = 130
+
+
+def effective_config(args: argparse.Namespace, base: dict[str, Any] | None) -> CrawlConfig:
+    """Flags > environment > file > ``base`` > defaults (B1: errors name key and source)."""
+    flags: dict[str, object] = {}
+    for option, field in FLAG_FIELDS.items():
+        value = getattr(args, option, None)
+        if value is not None:
+            flags[field] = tuple(value) if isinstance(value, list) else value
+    if args.db is not None:
+        flags["database"] = args.db
+    flag_names = {field: "--" + option.replace("_", "-") for option, field in FLAG_FIELDS.items()}
+    flag_names["database"] = "--db"
+    return load_config(
+        file=args.config,
+        environ=os.environ,
+        flags=flags,
+        base=base,
+        flag_names=flag_names,
+    )
+
+
+def run_command(args: argparse.Namespace) -> int:
+    """``politecrawl run SEEDS``: start or continue the crawl stored in ``--db``."""
+    seeds = read_seeds(args.seeds)
+    for warning in seeds.warnings():
+        print(f"politecrawl: warning: {warning} (skipped)", file=sys.stderr)
+    config = effective_config(args, None)
+    return crawl(config, args, seeds=list(seeds.urls))
+
+
+def resume_command(args: argparse.Namespace) -> int:
+    """``politecrawl resume --db``: continue with the configuration stored in the database."""
+    return crawl(_stored_config(args, "resume", "continue"), args, seeds=[])
+
+
+def recrawl_command(args: argparse.Namespace) -> int:
+    """``politecrawl recrawl --db``: a new pass over the stored crawl (conditional GETs)."""
+    max_age = parse_duration(args.max_age) if args.max_age else None
+    config = _stored_config(args, "recrawl", "revisit")
+    return crawl(config, args, seeds=[], recrawl=True, max_age=max_age)
+
+
+def _stored_config(args: argparse.Namespace, command: str, verb: str) -> CrawlConfig:
+    """The configuration of the crawl in ``--db`` with this run's flags and environment on top."""
+    if args.db is None:
+        raise UserInputError(f"{command} needs --db (the crawl to {verb})")
+    database = open_database(args.db)
+    try:
+        stored = last_config(database)
+    finally:
+        database.close()
+    if stored is None:
+        raise UserInputError(
+            "no crawl has run in this database yet: use politecrawl run", path=args.db
+        )
+    return effective_config(args, stored)
+
+
+_DURATION = re.compile(r"(\d+(?:\.\d+)?)\s*([smhdw]?)")
+_UNIT_SECONDS = {"": 1, "s": 1, "m": 60, "h": 3600, "d": 86400, "w": 604800}
+
+
+def parse_duration(text: str) -> timedelta:
+    """``90``, ``90s``, ``30m``, ``12h``, ``7d``, ``2w`` as a duration; else a UserInputError."""
+    match = _DURATION.fullmatch(text.strip().lower())
+    if match is None:
+        raise UserInputError(f"--max-age: {text!r} is not a duration like 90s, 30m, 12h or 7d")
+    return timedelta(seconds=float(match.group(1)) * _UNIT_SECONDS[match.group(2)])
+
+
+def crawl(
+    config: CrawlConfig,
+    args: argparse.Namespace,
+    *,
+    seeds: list[str],
+    recrawl: bool = False,
+    max_age: timedelta | None = None,
+) -> int:
+    """Run the crawl with a progress display; print the summary; return the exit status."""
+    interrupted = False
+    with Crawler(config) as crawler:
+        output = _open_output(args.output)
+        if not config.contact:
+            print(
+                "politecrawl: warning: no contact URL configured (--contact): site owners "
+                "cannot reach you (P5)",
+                file=sys.stderr,
+            )
+        if seeds:
+            crawler.add_seeds(seeds)
+        display = ProgressDisplay(lambda: crawler.summary, crawler.stats, quiet=args.quiet)
+        try:
+            with display:
+                pages = (
+                    crawler.recrawl(max_age=max_age, handle_signals=True)
+                    if recrawl
+                    else crawler.crawl(handle_signals=True)
+                )
+                for page in pages:
+                    if output is not None:
+                        output.write(json.dumps(page_record(page), sort_keys=True) + "\n")
+                        output.flush()
+                    if args.verbose:
+                        print(f"{page.status} {page.url}", file=sys.stderr)
+                    display.tick()
+        except KeyboardInterrupt:
+            interrupted = True
+        finally:
+            if output is not None:
+                output.close()
+        summary = crawler.summary
+    print_summary(summary, sys.stdout)
+    if interrupted:
+        print(
+            "politecrawl: interrupted; state saved: `politecrawl resume --db "
+            f"{config.database}` continues",
+            file=sys.stderr,
+        )
+        return EXIT_INTERRUPTED
+    # 1: deferred or failed work is left (a 404 is a finding of the crawl, not a failure of it).
+    return EXIT_UNFINISHED if summary.deferred or summary.failed else EXIT_FINISHED
+
+
+def page_record(page: Page) -> dict[str, object]:
+    """One line of ``--output``."""
+    return {
+        "url": page.url,
+        "final_url": page.final_url,
+        "status": page.status,
+        "depth": page.depth,
+        "content_type": page.content_type,
+        "indexable": page.indexable,
+        "follow": page.follow,
+        "title": page.title,
+        "fetched_at": page.fetched_at.isoformat(),
+        "error": page.error,
+    }
+
+
+def print_summary(summary: CrawlSummary, out: TextIO) -> None:
+    """The end-of-run summary a person reads."""
+    print(
+        f"{summary.pages} pages fetched in {summary.duration_seconds:.1f} s: "
+        f"{summary.indexable} indexable, {summary.noindex} noindex, {summary.nofollow} nofollow, "
+        f"{summary.redirects} redirects, {summary.errors} errors; "
+        f"{summary.excluded_by_robots} excluded by robots.txt, {summary.out_of_scope} out of "
+        f"scope, {summary.deferred} deferred, {summary.queued} still queued "
+        f"({summary.stopped_because}).",
+        file=out,
+    )
+
+
+def _open_output(path: Path | None) -> TextIO | None:
+    if path is None:
+        return None
+    try:
+        return path.open("a", encoding="utf-8", buffering=1)
+    except OSError as error:
+        raise UserInputError(f"cannot write the output file: {error.strerror}", path=path) from None

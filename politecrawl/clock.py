@@ -1,0 +1,44 @@
+"""Time as a parameter (STYLE 6): the ``Clock`` protocol and the real ``SystemClock``.
+
+Pure modules take ``now`` as an argument; the crawler holds a ``Clock``, so tests can run expiry,
+back-off, leases and delays on ``politecrawl.testing.FakeClock`` exactly and without sleeping.
+"""
+
+from __future__ import annotations
+
+import time
+from datetime import UTC, datetime
+from typing import Protocol
+
+
+class Clock(Protocol):
+    """Aware UTC wall time, a monotonic counter, and a way to wait."""
+
+    def now(self) -> datetime:
+        """The current time, aware, in UTC."""
+        ...
+
+    def monotonic(self) -> float:
+        """Seconds from an arbitrary start, never going back."""
+        ...
+
+    def sleep(self, seconds: float) -> None:
+        """Wait ``seconds`` (returns at once for zero or less)."""
+        ...
+
+
+class SystemClock:
+    """The machine's clock."""
+
+    def now(self) -> datetime:
+        """The current time, aware, in UTC."""
+        return datetime.now(UTC)
+
+    def monotonic(self) -> float:
+        """``time.monotonic()``."""
+        return time.monotonic()
+
+    def sleep(self, seconds: float) -> None:
+        """``time.sleep`` for positive durations."""
+        if seconds > 0:
+            time.sleep(seconds)

@@ -1,0 +1,187 @@
+"""Crawl settings: one frozen dataclass, every setting with its SPEC default and a docstring.
+
+``CrawlConfig`` is what the library takes and what the command line builds (flags > environment
+> file > defaults, issue 5). ``validate()`` names the setting that is impossible (B1).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from dataclasses import dataclass, field
+from typing import Literal
+
+from politecrawl._version import VERSION
+from politecrawl.errors import UserInputError
+
+Semantics = Literal["draft", "rfc9309"]
+ScopeMode = Literal["seeds", "domain", "any"]
+DAY_SECONDS = 86_400.0
+
+
+class ConfigError(UserInputError):
+    """An impossible or unknown setting; names the key and, when known, the file."""
+
+
+@dataclass(frozen=True, slots=True)
+class CrawlConfig:
+    """Everything a crawl can be told. Defaults are the polite ones of SPEC.md."""
+
+    agent: str = "politecrawl"
+    """The robot's name token (A1): matched against User-agent lines and robot META names."""
+    contact: str | None = None
+    """A URL or address where site owners can reach you, sent in the User-Agent (P5)."""
+    database: str = "crawl.db"
+    """A SQLite file path, or a SQLAlchemy URL such as postgresql+psycopg://... (C5)."""
+    semantics: Semantics = "draft"
+    """How robots.txt is read: the 1996 draft, or RFC 9309 (M6)."""
+
+    # --- politeness -------------------------------------------------------------------------
+    delay_seconds: float = 1.0
+    """The minimum time between the end of one request to a host and the start of the next (P2)."""
+    max_crawl_delay_seconds: float = 60.0
+    """A host asking for a longer Crawl-delay is not crawled faster: it is deferred (P2)."""
+    slowdown_factor: float = 1.0
+    """The delay is at least this multiple of the host's last response time (P3)."""
+    max_backoff_seconds: float = 600.0
+    """The longest delay after repeated errors (exponential back-off, P3)."""
+    max_in_flight_per_host: int = 1
+    """Requests in flight per host, across all workers and processes (P1)."""
+    workers: int = 4
+    """Worker threads in this process; several processes may share a PostgreSQL crawl."""
+    lease_seconds: float = 120.0
+    """How long a claimed URL stays with its worker before it returns to the queue (C5)."""
+
+    # --- scope and limits -------------------------------------------------------------------
+    scope: ScopeMode = "seeds"
+    """seeds: only the seeds' origins; domain: their hosts and subdomains; any (C1)."""
+    include: tuple[str, ...] = ()
+    """Regular expressions; when given, a URL must match one of them (C1)."""
+    exclude: tuple[str, ...] = ()
+    """Regular expressions; a URL matching one is out of scope (C1)."""
+    max_pages: int | None = None
+    """Stop after this many fetched pages (a run limit; the crawl can be resumed)."""
+    max_depth: int | None = None
+    """Links further than this from a seed are out of scope (C1)."""
+    max_pages_per_host: int | None = None
+    """Fetch at most this many pages per host (C1)."""
+    max_duration_seconds: float | None = None
+    """Stop claiming new work after this long (a run limit; resumable)."""
+    trusted_networks: tuple[str, ...] = ()
+    """Private address ranges (CIDR) that links and redirects may lead into."""
+    max_url_length: int = 2048
+    """Trap guard: longer URLs are not fetched (C3)."""
+    max_path_segments: int = 32
+    """Trap guard: deeper paths are not fetched (C3)."""
+    max_repeated_segment: int = 3
+    """Trap guard: a path repeating one segment more often is not fetched (C3)."""
+    max_query_bytes: int = 1024
+    """Trap guard: longer query strings are not fetched (C3)."""
+
+    # --- fetching ---------------------------------------------------------------------------
+    connect_timeout_seconds: float = 10.0
+    """Time-out for opening a connection (C7)."""
+    response_timeout_seconds: float = 30.0
+    """Time-out for a whole response: a server trickling bytes is cut off (C7)."""
+    max_body_bytes: int = 10 * 1024 * 1024
+    """Bytes of a body kept after decompression; the rest is cut off and recorded (C7)."""
+    max_retries: int = 3
+    """Retries of a page after a temporary failure, with back-off (C7, P3)."""
+    max_redirects: int = 10
+    """Redirect hops followed from one URL (C4)."""
+    honour_rel_nofollow: bool = True
+    """Links with rel=nofollow are not followed (T6)."""
+
+    # --- robots.txt -------------------------------------------------------------------------
+    robots_max_bytes: int = 512 * 1024
+    """Octets of robots.txt read; the rest is ignored (O8)."""
+    robots_max_redirects: int = 5
+    """Redirect hops followed for robots.txt (O7)."""
+    robots_min_lifetime_seconds: float = 1.0
+    """The shortest cache lifetime a robots.txt gets (E2)."""
+    robots_max_lifetime_seconds: float = 7 * DAY_SECONDS
+    """The longest cache lifetime, whatever the headers say (E2); also the default."""
+    robots_denied_lifetime_seconds: float = DAY_SECONDS
+    """How long a 401/403 (whole origin disallowed) is cached (E4)."""
+    robots_retry_seconds: float = 1.0
+    """Wait after the first temporary failure of robots.txt, doubling after each (O6)."""
+    robots_max_attempts: int = 4
+    """Attempts at an unreachable robots.txt in one run; then the origin stays deferred (O6)."""
+    unauthorized_means_allowed: bool = False
+    """Read 401/403 as RFC 9309 does (no restrictions) instead of the draft (all disallowed, O5)."""
+
+    # --- storage ----------------------------------------------------------------------------
+    synchronous_full: bool = False
+    """SQLite: fsync every commit, so that not even a power cut loses one (slower)."""
+
+    extra: dict[str, str] = field(default_factory=dict, compare=False)
+    """Reserved for front ends (e.g. the configuration file a run came from)."""
+
+    @property
+    def user_agent(self) -> str:
+        """The User-Agent header: the name token as product, with the contact URL (A1, P5)."""
+        comment = f" (+{self.contact})" if self.contact else ""
+        return f"{self.agent}/{VERSION}{comment}"
+
+    def replace(self, **changes: object) -> CrawlConfig:
+        """A copy with some settings changed, validated."""
+        return dataclasses.replace(self, **changes).validate()  # type: ignore[arg-type]
+
+    def validate(self) -> CrawlConfig:
+        """Return self, or raise ``ConfigError`` naming the first impossible setting (B1)."""
+        if not self.agent or not self.agent.replace("-", "").replace("_", "").isalnum():
+            _fail("agent", f"{self.agent!r} is not a name token (letters, digits, - and _)")
+        non_negative = ("delay_seconds", "slowdown_factor", "robots_retry_seconds")
+        for name in non_negative:
+            value = getattr(self, name)
+            if not math.isfinite(value) or value < 0:
+                _fail(name, f"must be a number of seconds >= 0, not {value!r}")
+        positive_numbers = (
+            "max_crawl_delay_seconds",
+            "max_backoff_seconds",
+            "lease_seconds",
+            "connect_timeout_seconds",
+            "response_timeout_seconds",
+            "robots_min_lifetime_seconds",
+            "robots_max_lifetime_seconds",
+            "robots_denied_lifetime_seconds",
+        )
+        for name in positive_numbers:
+            value = getattr(self, name)
+            if not math.isfinite(value) or value <= 0:
+                _fail(name, f"must be a number of seconds > 0, not {value!r}")
+        positive_counts = (
+            "workers",
+            "max_in_flight_per_host",
+            "max_body_bytes",
+            "robots_max_bytes",
+            "robots_max_attempts",
+            "max_url_length",
+            "max_path_segments",
+            "max_repeated_segment",
+            "max_query_bytes",
+        )
+        for name in positive_counts:
+            if getattr(self, name) < 1:
+                _fail(name, f"must be at least 1, not {getattr(self, name)!r}")
+        for name in ("max_retries", "max_redirects", "robots_max_redirects"):
+            if getattr(self, name) < 0:
+                _fail(name, f"must be 0 or more, not {getattr(self, name)!r}")
+        for name in ("max_pages", "max_depth", "max_pages_per_host"):
+            value = getattr(self, name)
+            if value is not None and value < 0:
+                _fail(name, f"must be 0 or more, not {value!r}")
+        duration = self.max_duration_seconds
+        if duration is not None and (not math.isfinite(duration) or duration <= 0):
+            _fail("max_duration_seconds", f"must be a number of seconds > 0, not {duration!r}")
+        if self.robots_min_lifetime_seconds > self.robots_max_lifetime_seconds:
+            _fail("robots_min_lifetime_seconds", "is longer than robots_max_lifetime_seconds")
+        if self.semantics not in ("draft", "rfc9309"):
+            _fail("semantics", f"must be draft or rfc9309, not {self.semantics!r}")
+        if self.scope not in ("seeds", "domain", "any"):
+            _fail("scope", f"must be seeds, domain or any, not {self.scope!r}")
+        return self
+
+
+def _fail(key: str, message: str) -> None:
+    raise ConfigError(f"setting {key}: {message}")

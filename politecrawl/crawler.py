@@ -1,0 +1,427 @@
+"""``Crawler``: the embeddable crawl, worker threads over the shared frontier [C5, P1, T5].
+
+    with Crawler(CrawlConfig(agent="examplebot", contact="https://example.org/bot")) as crawler:
+        crawler.add_seeds(["https://example.org/"])
+        for page in crawler.crawl():
+            ...
+
+Workers claim leases, visit them (``politecrawl.visit``) and record each page together with
+their next claim. Pages come out of ``crawl()`` as they complete. The run ends when nothing is
+queued or leased, when only work deferred beyond ``deferred_horizon_seconds`` remains (it says
+so), at a limit, or on ``stop()``; in-flight requests finish and are recorded, nothing is lost,
+and opening the same database again continues the crawl.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import queue
+import signal
+import threading
+import time
+from collections.abc import Callable, Iterable, Iterator
+from datetime import timedelta
+from types import TracebackType
+
+from politecrawl.clock import Clock, SystemClock
+from politecrawl.config import CrawlConfig
+from politecrawl.fetch import Fetcher, FetchLimits
+from politecrawl.gate import Gate
+from politecrawl.results import CrawlSummary, Excluded, Page
+from politecrawl.scope import Scope, TrapGuards
+from politecrawl.store import (
+    AddResult,
+    Database,
+    DatabaseSettings,
+    Frontier,
+    FrontierStats,
+    Lease,
+    Wait,
+    open_database,
+    worker_id,
+)
+from politecrawl.store.policies import PolicyStore
+from politecrawl.store.runs import finish_run, start_run
+from politecrawl.visit import Visitor, VisitResult
+
+_POLL_SECONDS = 0.25
+_DONE = object()
+
+
+class Crawler:
+    """A polite crawl stored in ``config.database``; use it as a context manager."""
+
+    def __init__(
+        self,
+        config: CrawlConfig,
+        *,
+        clock: Clock | None = None,
+        fetcher: Fetcher | None = None,
+        on_page: Callable[[Page], None] | None = None,
+        on_error: Callable[[Page], None] | None = None,
+        on_excluded: Callable[[Excluded], None] | None = None,
+        deferred_horizon_seconds: float = 60.0,
+    ) -> None:
+        self.config = config.validate()
+        self.clock = clock or SystemClock()
+        self._fetcher = fetcher
+        self.on_page = on_page
+        self.on_error = on_error
+        self.on_excluded = on_excluded
+        self.deferred_horizon_seconds = deferred_horizon_seconds
+        self.database: Database | None = None
+        self.frontier: Frontier | None = None
+        self.summary = CrawlSummary()
+        self._stop = threading.Event()
+        self._lock = threading.Lock()
+
+    # --- lifecycle --------------------------------------------------------------------------
+
+    def __enter__(self) -> Crawler:
+        self.open()
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    def open(self) -> None:
+        """Open (creating or upgrading) the crawl database."""
+        if self.database is not None:
+            return
+        self.database = open_database(
+            self.config.database, DatabaseSettings(synchronous_full=self.config.synchronous_full)
+        )
+        self.frontier = Frontier(
+            self.database,
+            lease_seconds=self.config.lease_seconds,
+            default_delay_seconds=self.config.delay_seconds,
+            max_in_flight_per_host=self.config.max_in_flight_per_host,
+        )
+
+    def close(self) -> None:
+        """Stop the workers (if running) and close the database."""
+        self.stop()
+        if self._fetcher is not None:
+            self._fetcher.close()
+        if self.database is not None:
+            self.database.close()
+            self.database = None
+            self.frontier = None
+
+    def stop(self) -> None:
+        """Stop claiming work; in-flight requests finish and are recorded. Thread-safe."""
+        self._stop.set()
+
+    def stats(self) -> FrontierStats:
+        """The frontier's counts now (for progress displays)."""
+        self.open()
+        assert self.frontier is not None
+        return self.frontier.stats(now=self.clock.now())
+
+    # --- seeding ----------------------------------------------------------------------------
+
+    def add_seeds(self, urls: Iterable[str]) -> AddResult:
+        """Queue seed URLs (depth 0); their origins define the default scope (C1)."""
+        self.open()
+        assert self.frontier is not None
+        return self.frontier.add(urls, now=self.clock.now(), depth=0)
+
+    # --- crawling ---------------------------------------------------------------------------
+
+    def recrawl(
+        self, *, max_age: timedelta | None = None, handle_signals: bool = False
+    ) -> Iterator[Page]:
+        """Start a new pass over the crawl and run it (issue 6): every URL fetched before (or,
+        with ``max_age``, every URL fetched longer ago than that) is revisited with a
+        conditional GET; robots.txt is revalidated first. Pages come out as with ``crawl``;
+        ``politecrawl report --compare`` says what changed. A killed recrawl is resumed with
+        ``crawl()`` (or ``politecrawl resume``), not by starting another pass."""
+        self.open()
+        assert self.frontier is not None
+        self.frontier.start_pass(now=self.clock.now(), max_age=max_age)
+        return self.crawl(handle_signals=handle_signals)
+
+    def run(self) -> CrawlSummary:
+        """Crawl to the end, calling the callbacks; returns the summary."""
+        for _ in self.crawl():
+            pass
+        return self.summary
+
+    def crawl(self, *, handle_signals: bool = False) -> Iterator[Page]:
+        """Crawl, yielding every fetched URL as it completes (noindex and errors included:
+        check ``page.indexable``, T5). Callbacks, when given, are called as well.
+
+        Ctrl-C (KeyboardInterrupt) stops claiming, lets in-flight requests finish and be
+        recorded, then re-raises; a second Ctrl-C exits at once, and the leases it leaves behind
+        return to the queue when the crawl is resumed. ``handle_signals`` makes SIGTERM do the
+        same as Ctrl-C (from the main thread only; the command line uses it).
+        """
+        self.open()
+        assert self.database is not None
+        assert self.frontier is not None
+        self._stop.clear()
+        self.summary = CrawlSummary()
+        started = time.monotonic()
+        now = self.clock.now()
+        self.frontier.release_expired(now=now)
+        PolicyStore(self.database).retry_exhausted(now=now)
+        self.frontier.wake_indefinitely_deferred(now=now)
+        run_id = start_run(
+            self.database,
+            config=_public(self.config),
+            now=now,
+            pass_number=self.frontier.pass_number,
+        )
+        events: queue.Queue[object] = queue.Queue(maxsize=1000)
+        visitor = self._visitor()
+        workers = [
+            threading.Thread(
+                target=self._work,
+                args=(visitor, events, worker_id(f"w{i}"), started),
+                name=f"politecrawl-worker-{i}",
+                daemon=True,
+            )
+            for i in range(self.config.workers)
+        ]
+        for worker in workers:
+            worker.start()
+        restore = _sigterm_as_interrupt() if handle_signals else None
+        try:
+            yield from self._drain(events, len(workers))
+        except KeyboardInterrupt:
+            self._set_stop_reason("interrupted")
+            raise
+        finally:
+            if restore is not None:
+                restore()
+            self._stop.set()
+            for worker in workers:
+                worker.join()
+            self._finish_summary(started)
+            finish_run(
+                self.database,
+                run_id,
+                counters=self.summary.as_dict(),
+                outcome=self.summary.stopped_because,
+                now=self.clock.now(),
+            )
+
+    def _visitor(self) -> Visitor:
+        assert self.database is not None
+        assert self.frontier is not None
+        config = self.config
+        if self._fetcher is None:
+            self._fetcher = Fetcher(
+                user_agent=config.user_agent,
+                limits=FetchLimits(
+                    connect_timeout_seconds=config.connect_timeout_seconds,
+                    response_timeout_seconds=config.response_timeout_seconds,
+                    max_body_bytes=config.max_body_bytes,
+                ),
+            )
+        frontier = self.frontier
+        gate = Gate(
+            config,
+            PolicyStore(self.database),
+            self._fetcher,
+            self.clock,
+            reserve_host=lambda host, now: frontier.reserve_host(host, now=now),
+            release_host=lambda host, at: frontier.release_host(host, next_fetch_at=at),
+        )
+        scope = Scope.from_seeds(
+            frontier.seed_origins(),
+            mode=config.scope,
+            include=config.include,
+            exclude=config.exclude,
+            max_depth=config.max_depth,
+            max_pages_per_host=config.max_pages_per_host,
+            trap_guards=TrapGuards(
+                max_url_length=config.max_url_length,
+                max_path_segments=config.max_path_segments,
+                max_repeated_segment=config.max_repeated_segment,
+                max_query_bytes=config.max_query_bytes,
+            ),
+            trusted_networks=config.trusted_networks,
+        )
+        return Visitor(
+            config,
+            frontier=frontier,
+            gate=gate,
+            fetcher=self._fetcher,
+            scope=scope,
+            clock=self.clock,
+        )
+
+    def _drain(self, events: queue.Queue[object], workers: int) -> Iterator[Page]:
+        finished = 0
+        while finished < workers:
+            event = events.get()
+            if event is _DONE:
+                finished += 1
+            elif isinstance(event, Page):
+                self._count_page(event)
+                if event.error is not None and self.on_error is not None:
+                    self.on_error(event)
+                elif self.on_page is not None:
+                    self.on_page(event)
+                yield event
+            elif isinstance(event, Excluded):
+                self._count_excluded(event)
+                if self.on_excluded is not None:
+                    self.on_excluded(event)
+
+    # --- workers ----------------------------------------------------------------------------
+
+    def _work(self, visitor: Visitor, events: queue.Queue[object], me: str, started: float) -> None:
+        assert self.frontier is not None
+        claimed: Lease | Wait | None = None
+        try:
+            claimed = self.frontier.claim(me, now=self.clock.now())
+            while not self._stop.is_set():
+                if isinstance(claimed, Wait):
+                    if not self._wait(claimed):
+                        break
+                    claimed = self.frontier.claim(me, now=self.clock.now())
+                    continue
+                if self._limit_reached(started):
+                    self.frontier.release(
+                        claimed, now=self.clock.now(), next_fetch_at=claimed.claimed_at
+                    )
+                    claimed = None
+                    break
+                claimed = self._visit(visitor, claimed, events, me)
+            if isinstance(claimed, Lease) and self._stop.is_set():
+                # Stopped while holding the next lease (taken with the last page's record):
+                # give it back now, or it would wait for its lease to expire (C5).
+                self.frontier.release(
+                    claimed, now=self.clock.now(), next_fetch_at=claimed.claimed_at
+                )
+                claimed = None
+        finally:
+            events.put(_DONE)
+
+    def _visit(
+        self, visitor: Visitor, lease: Lease, events: queue.Queue[object], me: str
+    ) -> Lease | Wait:
+        assert self.frontier is not None
+        result: VisitResult = visitor.visit(lease)
+        if result.robots_fetched:
+            with self._lock:
+                self.summary.robots_fetches += 1
+        if result.excluded is not None:
+            events.put(result.excluded)
+        if result.page is not None:
+            with self._lock:
+                self.summary.pages += 1
+        completion = result.completion
+        if completion is None:
+            if result.page is not None:
+                events.put(result.page)
+            return self.frontier.claim(me, now=self.clock.now())
+        _, claimed = self.frontier.complete_and_claim(
+            completion.lease,
+            completion.outcome,
+            worker=me,
+            now=self.clock.now(),
+            next_fetch_at=completion.next_fetch_at,
+            links=completion.links,
+            follow_links=completion.follow_links,
+            host_delay_seconds=completion.host_delay_seconds,
+            redirect_to=completion.redirect_to,
+        )
+        if result.page is not None:
+            events.put(result.page)
+        return claimed
+
+    def _wait(self, wait: Wait) -> bool:
+        """Sleep until ``wait.until`` (in short steps, so ``stop()`` is prompt); False when the
+        run should end: nothing left, or only work deferred beyond the horizon (O6)."""
+        if wait.until is None:
+            self._set_stop_reason("finished")
+            return False
+        seconds = (wait.until - self.clock.now()).total_seconds()
+        if wait.reason == "deferred work" and seconds > self.deferred_horizon_seconds:
+            self._set_stop_reason("only deferred work left")
+            return False
+        self._stop.wait(min(max(seconds, 0.001), _POLL_SECONDS))
+        return True
+
+    def _limit_reached(self, started: float) -> bool:
+        config = self.config
+        with self._lock:
+            pages = self.summary.pages
+        if config.max_pages is not None and pages >= config.max_pages:
+            self._set_stop_reason("max_pages")
+            return True
+        if (
+            config.max_duration_seconds is not None
+            and time.monotonic() - started >= config.max_duration_seconds
+        ):
+            self._set_stop_reason("max_duration")
+            return True
+        return False
+
+    # --- counting ---------------------------------------------------------------------------
+
+    def _set_stop_reason(self, reason: str) -> None:
+        with self._lock:
+            if not self.summary.stopped_because:
+                self.summary.stopped_because = reason
+
+    def _count_page(self, page: Page) -> None:
+        summary = self.summary
+        if page.error is not None or page.status is None or page.status >= 400:
+            summary.errors += 1
+        if page.final_url is not None and page.status is not None and 300 <= page.status < 400:
+            summary.redirects += 1
+        if page.indexable:
+            summary.indexable += 1
+        if page.ok and not page.index:
+            summary.noindex += 1
+        if page.ok and not page.follow:
+            summary.nofollow += 1
+
+    def _count_excluded(self, excluded: Excluded) -> None:
+        if excluded.reason == "robots":
+            self.summary.excluded_by_robots += 1
+        elif excluded.state == "out_of_scope":
+            self.summary.out_of_scope += 1
+
+    def _finish_summary(self, started: float) -> None:
+        assert self.frontier is not None
+        stats = self.frontier.stats(now=self.clock.now())
+        summary = self.summary
+        summary.deferred = stats.by_state.get("deferred", 0)
+        summary.queued = stats.by_state.get("queued", 0)
+        summary.failed = stats.by_state.get("failed", 0)
+        summary.duration_seconds = time.monotonic() - started
+        if not summary.stopped_because:
+            summary.stopped_because = "stopped"
+
+
+def _sigterm_as_interrupt() -> Callable[[], None] | None:
+    """Make SIGTERM raise KeyboardInterrupt; returns the undo, or None off the main thread."""
+    if threading.current_thread() is not threading.main_thread():
+        return None
+
+    def interrupt(_signal: int, _frame: object) -> None:
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, interrupt)
+
+    def restore() -> None:
+        signal.signal(signal.SIGTERM, previous)
+
+    return restore
+
+
+def _public(config: CrawlConfig) -> dict[str, object]:
+    """The configuration as stored with the run (``extra`` left out)."""
+    values = dataclasses.asdict(config)
+    values.pop("extra", None)
+    return values

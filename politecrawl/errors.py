@@ -1,0 +1,50 @@
+"""The exception tree: errors politecrawl raises on purpose, grouped by what the caller does next.
+
+    PolitecrawlError        root: catch this to catch everything of ours
+    +-- UserInputError      a person's mistake (file, line); the CLI prints one line, exit 2
+    +-- FetchError          an HTTP attempt failed; ``temporary`` says whether to defer (O6)
+    +-- StoreError          the crawl database cannot be used safely; stop, lose nothing
+
+Verdicts such as "disallowed by robots.txt" or "out of scope" are values, never exceptions.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+
+class PolitecrawlError(Exception):
+    """The root of every error politecrawl raises deliberately."""
+
+
+class UserInputError(PolitecrawlError):
+    """Bad input from a person: a file, a URL, an option. Carries the file and line when known."""
+
+    def __init__(
+        self, message: str, *, path: str | Path | None = None, line: int | None = None
+    ) -> None:
+        self.message = message
+        self.path = None if path is None else str(path)
+        self.line = line
+        super().__init__(self.one_line())
+
+    def one_line(self) -> str:
+        """The message as one line, prefixed with ``file:line:`` when known (B1)."""
+        where = ""
+        if self.path is not None:
+            where = self.path if self.line is None else f"{self.path}:{self.line}"
+            where += ": "
+        return where + self.message
+
+
+class FetchError(PolitecrawlError):
+    """A request that produced no usable response; ``temporary`` failures are retried later."""
+
+    def __init__(self, message: str, *, url: str, temporary: bool) -> None:
+        self.url = url
+        self.temporary = temporary
+        super().__init__(f"{url}: {message}")
+
+
+class StoreError(PolitecrawlError):
+    """The crawl database is missing, foreign, too new or broken; nothing was changed."""

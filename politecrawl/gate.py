@@ -1,0 +1,243 @@
+"""The gate: may this URL be fetched now? Robots knowledge joined with its edges [O2-O8, E1-E4].
+
+``Gate.check`` answers from the origin's robots.txt outcome: allowed, disallowed (with the
+deciding line), deferred until a time, or "robots.txt first" when the origin's policy is missing
+or stale (O2, E3). ``Gate.fetch_robots`` is the only code that fetches robots.txt: one request
+per hop, redirects followed to at most ``robots_max_redirects`` hops (O7) with the hops' own
+hosts kept polite, a conditional GET when a stale policy is revalidated (E3), the outcome stored
+in the crawl database (E1) and cached in memory until it expires.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Literal
+
+from politecrawl.clock import Clock
+from politecrawl.config import CrawlConfig
+from politecrawl.errors import FetchError
+from politecrawl.fetch import Fetcher
+from politecrawl.politeness import robots_delay_seconds
+from politecrawl.robots import RobotsLimits, RobotsPolicy, Verdict, parse_robots
+from politecrawl.robots.outcome import (
+    RobotsOutcome,
+    RobotsRules,
+    outcome_of_failure,
+    outcome_of_response,
+    renewed,
+)
+from politecrawl.store.policies import PolicyStore
+from politecrawl.urls import InvalidURL, canonicalize, split_canonical
+
+GateKind = Literal["allowed", "disallowed", "deferred", "robots_first"]
+
+
+@dataclass(frozen=True, slots=True)
+class GateVerdict:
+    """What the gate says about one URL."""
+
+    kind: GateKind
+    reason: str
+    verdict: Verdict | None = None
+    """For allowed and disallowed URLs of a parsed robots.txt: the deciding record and line."""
+    until: datetime | None = None
+    """For deferred URLs: when to try again (None: not in this run)."""
+    status: int | None = None
+    """The robots.txt status behind an allow-all or disallow-all outcome."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Known:
+    outcome: RobotsOutcome
+    policy: RobotsPolicy | None
+
+
+# Reserve a slot on another host (for a cross-host robots.txt redirect): returns the time the
+# hop may start, or None if the host is busy; and give it back with its next start time.
+ReserveHost = Callable[[str, datetime], bool]
+ReleaseHost = Callable[[str, datetime], None]
+
+
+class Gate:
+    """Robots decisions for the crawl loop; thread-safe."""
+
+    def __init__(
+        self,
+        config: CrawlConfig,
+        policies: PolicyStore,
+        fetcher: Fetcher,
+        clock: Clock,
+        *,
+        reserve_host: ReserveHost,
+        release_host: ReleaseHost,
+    ) -> None:
+        self.config = config
+        self.policies = policies
+        self.fetcher = fetcher
+        self.clock = clock
+        self._reserve_host = reserve_host
+        self._release_host = release_host
+        self.rules = RobotsRules(
+            min_lifetime_seconds=config.robots_min_lifetime_seconds,
+            max_lifetime_seconds=config.robots_max_lifetime_seconds,
+            denied_lifetime_seconds=config.robots_denied_lifetime_seconds,
+            retry_seconds=config.robots_retry_seconds,
+            max_attempts=config.robots_max_attempts,
+            unauthorized_means_allowed=config.unauthorized_means_allowed,
+        )
+        self._limits = RobotsLimits(max_bytes=config.robots_max_bytes)
+        self._known: dict[str, _Known] = {}
+        self._lock = threading.Lock()
+
+    # --- deciding ---------------------------------------------------------------------------
+
+    def check(self, origin: str, url: str, *, now: datetime) -> GateVerdict:
+        """The verdict for ``url`` of ``origin`` at ``now``; never fetches."""
+        if url == origin + "/robots.txt":
+            return GateVerdict("allowed", "/robots.txt is always allowed (O2)")
+        known = self._current(origin)
+        if known is None:
+            return GateVerdict("robots_first", "robots.txt not fetched yet (O2)")
+        outcome = known.outcome
+        if outcome.kind == "deferred":
+            if outcome.retry_at is not None and outcome.retry_at <= now:
+                return GateVerdict("robots_first", "robots.txt retry due (O6)")
+            return GateVerdict("deferred", outcome.reason, until=outcome.retry_at)
+        if outcome.expires_at is not None and outcome.expires_at <= now:
+            return GateVerdict("robots_first", "robots.txt expired, revalidate (E3)")
+        if outcome.kind == "allow_all":
+            return GateVerdict("allowed", outcome.reason, status=outcome.status)
+        if outcome.kind == "disallow_all":
+            return GateVerdict("disallowed", outcome.reason, status=outcome.status)
+        assert known.policy is not None
+        verdict = known.policy.explain(self.config.user_agent, url)
+        return GateVerdict("allowed" if verdict.allowed else "disallowed", verdict.reason, verdict)
+
+    def policy(self, origin: str) -> RobotsPolicy | None:
+        """The parsed policy of ``origin`` when it has one."""
+        known = self._current(origin)
+        return None if known is None else known.policy
+
+    def robots_delay(self, origin: str) -> float:
+        """What the origin's robots.txt asks between requests (Crawl-delay, Request-rate)."""
+        policy = self.policy(origin)
+        if policy is None:
+            return 0.0
+        agent = self.config.user_agent
+        return robots_delay_seconds(policy.crawl_delay(agent), policy.request_rate(agent))
+
+    def forget(self, origin: str) -> None:
+        """Drop the in-memory copy (another process may have stored a newer outcome)."""
+        with self._lock:
+            self._known.pop(origin, None)
+
+    def _current(self, origin: str) -> _Known | None:
+        with self._lock:
+            known = self._known.get(origin)
+        now = self.clock.now()
+        if known is not None and _still_good(known.outcome, now):
+            return known
+        outcome = self.policies.get(origin)  # another worker or process may have fetched it
+        if outcome is None:
+            return None
+        return self._remember(origin, outcome)
+
+    def _remember(self, origin: str, outcome: RobotsOutcome) -> _Known:
+        policy = None
+        if outcome.kind == "parsed":
+            policy = parse_robots(
+                outcome.body or b"", semantics=self.config.semantics, limits=self._limits
+            )
+        known = _Known(outcome, policy)
+        with self._lock:
+            self._known[origin] = known
+        return known
+
+    # --- fetching ---------------------------------------------------------------------------
+
+    def fetch_robots(self, origin: str) -> RobotsOutcome:
+        """Fetch (or revalidate) the robots.txt of ``origin`` in the caller's host slot."""
+        previous = self.policies.get(origin)
+        failures = previous.failures if previous is not None and previous.kind == "deferred" else 0
+        revalidate = previous if previous is not None and previous.kind == "parsed" else None
+        url = origin + "/robots.txt"
+        outcome = self._follow(origin, url, failures, revalidate)
+        self.policies.put(origin, outcome, now=self.clock.now())
+        self._remember(origin, outcome)
+        return outcome
+
+    def _follow(
+        self, origin: str, url: str, failures: int, revalidate: RobotsOutcome | None
+    ) -> RobotsOutcome:
+        host = split_canonical(canonicalize(url))[1]
+        reserved: str | None = None
+        try:
+            for hop in range(self.config.robots_max_redirects + 1):
+                try:
+                    result = self.fetcher.fetch(
+                        url,
+                        etag=revalidate.etag if revalidate and hop == 0 else None,
+                        last_modified=revalidate.last_modified if revalidate and hop == 0 else None,
+                        max_bytes=self.config.robots_max_bytes,
+                    )
+                except FetchError as error:
+                    return self._failure(str(error), failures)
+                now = self.clock.now()
+                headers = dict(result.headers)
+                if result.status == 304 and revalidate is not None:
+                    return renewed(revalidate, headers, now=now, rules=self.rules)
+                if 300 <= result.status < 400 and result.location:
+                    url, host, reserved = self._next_hop(result.location, host, reserved)
+                    if not url:
+                        return self._failure("redirect to a busy or invalid host", failures)
+                    continue
+                return outcome_of_response(
+                    result.status,
+                    headers,
+                    result.body,
+                    now=now,
+                    failures_before=failures,
+                    rules=self.rules,
+                    retry_after_seconds=result.retry_after_seconds(now),
+                )
+            return self._failure(
+                f"more than {self.config.robots_max_redirects} redirects (O7)", failures
+            )
+        finally:
+            if reserved is not None:
+                delay = timedelta(seconds=self.config.delay_seconds)
+                self._release_host(reserved, self.clock.now() + delay)
+
+    def _next_hop(
+        self, location: str, host: str, reserved: str | None
+    ) -> tuple[str, str, str | None]:
+        """The next hop's URL and host; waits out the delay on the same host, takes a slot on
+        another (P1, P2). An empty URL means the hop cannot be made now."""
+        try:
+            target = canonicalize(location)
+        except InvalidURL:
+            return "", host, reserved
+        target_host = split_canonical(target)[1]
+        if target_host == host:
+            self.clock.sleep(self.config.delay_seconds)  # the same host: its delay first
+            return target, host, reserved
+        if reserved is not None:
+            self._release_host(reserved, self.clock.now() + timedelta(seconds=1))
+            reserved = None
+        if not self._reserve_host(target_host, self.clock.now()):
+            return "", host, None
+        return target, target_host, target_host
+
+    def _failure(self, error: str, failures: int) -> RobotsOutcome:
+        return outcome_of_failure(
+            error, now=self.clock.now(), failures_before=failures, rules=self.rules
+        )
+
+
+def _still_good(outcome: RobotsOutcome, now: datetime) -> bool:
+    if outcome.kind == "deferred":
+        return outcome.retry_at is None or outcome.retry_at > now
+    return outcome.expires_at is None or outcome.expires_at > now

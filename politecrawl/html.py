@@ -1,0 +1,185 @@
+"""One parse of a page: what the crawl needs from HTML, and nothing else [T1, T3, T6, T7, P4, B1].
+
+Owns ``is_html`` (is this response a page whose links we read?), ``parse_html`` (bytes to a
+``ParsedPage``: the title, the first ``<base href>``, every named ``<meta>``, and the raw links of
+``<a>``, ``<area>``, ``<frame>`` and ``<iframe>`` in document order) and the values ``ParsedPage``
+and ``RawLink``. ``directives`` reads the metas (T1-T3); ``links`` resolves the links (T6, T7).
+
+Pure (L1): BeautifulSoup with the lxml parser, in memory, through a ``SoupStrainer`` so that only
+the seven tags above are built. ``<link>`` elements are not read: ``rel="alternate"`` feeds and
+translations are not pages a site maintainer expects a robot to crawl (see ``links``). Never
+raises on any bytes (B1, STYLE 9): HTML that cannot be parsed at all is an empty page.
+"""
+
+from __future__ import annotations
+
+import codecs
+import re
+import warnings
+from dataclasses import dataclass
+
+from bs4 import BeautifulSoup, Tag, XMLParsedAsHTMLWarning
+from bs4.dammit import EncodingDetector
+from bs4.filter import SoupStrainer
+
+_HTML_TYPES = frozenset({"text/html", "application/xhtml+xml"})
+# WHATWG MIME sniffing treats these as "no type given".
+_UNKNOWN_TYPES = frozenset({"", "unknown/unknown", "application/unknown", "*/*"})
+_SNIFF_BYTES = 1024  # how much of an untyped body is looked at
+_CHARSET = re.compile(r"""charset\s*=\s*["']?([^"';,\s]+)""", re.IGNORECASE)
+# As browsers do (WHATWG Encoding): these labels mean windows-1252, a superset.
+_WINDOWS_1252_ALIASES = frozenset({"iso-8859-1", "iso8859-1", "latin1", "latin-1", "us-ascii"})
+_BYTE_ORDER_MARKS = (codecs.BOM_UTF8, codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)
+_LINK_ATTRIBUTE = {"a": "href", "area": "href", "frame": "src", "iframe": "src"}
+_TAG_NAMES = [*_LINK_ATTRIBUTE, "base", "meta", "title"]
+_STRAINER = SoupStrainer(_TAG_NAMES)
+
+
+@dataclass(frozen=True, slots=True)
+class RawLink:
+    """A link as the page wrote it: ``href`` (``src`` for frames) stripped, ``rel`` lower-cased."""
+
+    href: str
+    rel: tuple[str, ...]
+    tag: str  # "a", "area", "frame" or "iframe"
+
+
+@dataclass(frozen=True, slots=True)
+class ParsedPage:
+    """What one parse of a page yields; ``links`` and ``robots_metas`` are in document order."""
+
+    title: str | None
+    base_href: str | None  # the first <base href>, stripped; resolved by ``links`` (T7)
+    robots_metas: tuple[tuple[str, str], ...]  # (name lower-cased, content) of every named meta
+    links: tuple[RawLink, ...]
+
+
+_EMPTY_PAGE = ParsedPage(title=None, base_href=None, robots_metas=(), links=())
+
+
+def is_html(content_type: str | None, body: bytes) -> bool:
+    """Whether a response is HTML: ``text/html`` or ``application/xhtml+xml``.
+
+    A declared type is believed (an HTML body served as ``text/plain`` is not read: fetch less).
+    Without one, the body is sniffed: after a byte-order mark, whitespace, an XML declaration and
+    comments, it must begin with ``<!doctype html`` or ``<html``, case-insensitively.
+    """
+    if content_type is not None:
+        mime = content_type.partition(";")[0].strip().lower()
+        if mime not in _UNKNOWN_TYPES:
+            return mime in _HTML_TYPES
+    return _looks_like_html(body[:_SNIFF_BYTES])
+
+
+def parse_html(body: bytes, *, content_type: str | None = None) -> ParsedPage | None:
+    """Parse ``body`` once; ``None`` when it is not HTML (``is_html``). Never raises (B1).
+
+    The encoding is found as browsers find it (``_encoding``): byte-order mark, the charset of
+    ``content_type`` when Python knows it, ``<meta charset>``, valid UTF-8, then a guess.
+    """
+    if not is_html(content_type, body):
+        return None
+    if b"<" not in body:
+        return _EMPTY_PAGE  # no tags at all: nothing to find, and nothing for bs4 to warn about
+    soup = _soup(body, _encoding(body, content_type))
+    if soup is None:
+        return _EMPTY_PAGE
+    title: str | None = None
+    seen_title = False
+    base_href: str | None = None
+    metas: list[tuple[str, str]] = []
+    links: list[RawLink] = []
+    for tag in soup.find_all(_TAG_NAMES):
+        if not isinstance(tag, Tag):
+            continue
+        name = tag.name.lower()
+        if name in _LINK_ATTRIBUTE:
+            href = _attribute(tag, _LINK_ATTRIBUTE[name])
+            if href is not None:
+                rel = _attribute(tag, "rel") or ""
+                links.append(RawLink(href.strip(), tuple(rel.lower().split()), name))
+        elif name == "meta":
+            meta_name, content = _attribute(tag, "name"), _attribute(tag, "content")
+            if meta_name and meta_name.strip() and content is not None:
+                metas.append((meta_name.strip().lower(), content))
+        elif name == "base":
+            href = _attribute(tag, "href")
+            if base_href is None and href is not None:
+                base_href = href.strip()  # only the first <base> with an href counts (HTML)
+        elif name == "title" and not seen_title:
+            seen_title = True
+            title = " ".join(tag.get_text().split()) or None
+    return ParsedPage(title, base_href, tuple(metas), tuple(links))
+
+
+def _looks_like_html(head: bytes) -> bool:
+    """Sniff the start of an untyped body for an HTML document."""
+    head = head.removeprefix(b"\xef\xbb\xbf").lower()
+    while True:
+        head = head.lstrip(b" \t\r\n\f")
+        for opening, closing in ((b"<?xml", b"?>"), (b"<!--", b"-->")):
+            if head.startswith(opening):
+                end = head.find(closing, len(opening))
+                if end < 0:
+                    return False
+                head = head[end + len(closing) :]
+                break
+        else:
+            return head.startswith((b"<!doctype html", b"<html"))
+
+
+def _charset(content_type: str | None) -> str | None:
+    """The charset parameter of ``content_type`` when Python knows it, else ``None``."""
+    if content_type is None:
+        return None
+    found = _CHARSET.search(content_type.partition(";")[2])
+    if found is None:
+        return None
+    label = found.group(1).lower()
+    if label in _WINDOWS_1252_ALIASES:
+        return "windows-1252"
+    try:
+        codecs.lookup(label)
+    except LookupError:
+        return None  # an unknown label is ignored, as browsers do; detection takes over
+    return label
+
+
+def _encoding(body: bytes, content_type: str | None) -> str | None:
+    """The encoding to read ``body`` in, or ``None`` to let bs4 detect it.
+
+    As browsers do: a byte-order mark, then the header's charset, then ``<meta charset>`` (left
+    to bs4), then UTF-8 when the bytes are valid UTF-8 (a statistical guess on a short page is
+    often wrong), and only then a guess.
+    """
+    if body.startswith(_BYTE_ORDER_MARKS):
+        return None
+    charset = _charset(content_type)
+    if charset is not None or EncodingDetector.find_declared_encoding(body, is_html=True):
+        return charset
+    try:
+        body.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    return "utf-8"
+
+
+def _soup(body: bytes, charset: str | None) -> BeautifulSoup | None:
+    """Build the strained tree, or ``None`` when lxml rejects the bytes outright."""
+    try:
+        with warnings.catch_warnings():
+            # bs4 notes XML parsed as HTML; lenient HTML parsing is what we want here.
+            warnings.simplefilter("ignore", XMLParsedAsHTMLWarning)
+            return BeautifulSoup(body, "lxml", parse_only=_STRAINER, from_encoding=charset)
+    except Exception:  # B1: bad HTML is content, not an error; lxml's failures are not a fixed set
+        return None
+
+
+def _attribute(tag: Tag, name: str) -> str | None:
+    """An attribute as one string (bs4 gives multi-valued ones such as ``rel`` as a list)."""
+    value = tag.get(name)
+    if value is None:
+        return None
+    if isinstance(value, str):
+        return value
+    return " ".join(value)

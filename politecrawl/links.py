@@ -1,0 +1,78 @@
+"""Links of a parsed page, made absolute and canonical, with their rel=nofollow [T6, T7, P4, C1].
+
+Owns ``extract_links`` and its value ``Link``. The links are the ``href`` of ``<a>`` and
+``<area>`` and the ``src`` of ``<frame>`` and ``<iframe>`` (``html`` collects them). They resolve
+against ``<base href>`` when the page has one (itself resolved against the final URL), else
+against the final URL after redirects (T7). What ``canonicalize`` refuses is dropped: every scheme
+but http and https (``javascript:``, ``mailto:``, ``data:``, ``tel:``, ``ftp:``: P4, C1), hosts
+that are not valid, overlong URLs (C3). Fragments go (C2). A URL is listed once, where it first
+appears; it is followable when any of its occurrences is.
+
+Not extracted: ``<link>`` elements, ``rel="alternate"`` included. Feeds, translations and print
+versions are not pages a site maintainer expects a robot to crawl, and a polite robot fetches
+less when in doubt; stylesheets, icons and the rest are not pages at all. Forms are never
+followed (P4). ``rel="ugc"`` and ``rel="sponsored"`` are ranking hints, not T6's ``nofollow``.
+
+Pure (L1).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from politecrawl.html import ParsedPage
+from politecrawl.urls import InvalidURL, canonicalize
+
+_SCHEME = re.compile(r"\s*([A-Za-z][A-Za-z0-9+.\-]*):")
+# HTML: a <base> that does not parse, or whose scheme is data: or javascript:, is ignored.
+_IGNORED_BASE_SCHEMES = frozenset({"data", "javascript"})
+
+
+@dataclass(frozen=True, slots=True)
+class Link:
+    """A link found on a page: absolute canonical ``url``; ``nofollow`` from its rel (T6)."""
+
+    url: str
+    nofollow: bool
+    tag: str  # "a", "area", "frame" or "iframe"
+
+
+def extract_links(
+    page: ParsedPage, final_url: str, *, honour_rel_nofollow: bool = True
+) -> list[Link]:
+    """The page's links in document order, de-duplicated [T6, T7, P4].
+
+    ``final_url`` is the page's URL after redirects. With ``honour_rel_nofollow`` false (T6's
+    setting), no link is marked ``nofollow``. Never raises on what the page wrote.
+    """
+    # None: the base has a scheme we never fetch, which relative links would inherit; only
+    # absolute http(s) links remain.
+    base = _base_url(page.base_href, final_url)
+    found: dict[str, Link] = {}
+    for raw in page.links:
+        try:
+            url = canonicalize(raw.href, base)
+        except InvalidURL:
+            continue  # P4, C1: javascript:, mailto:, data:, tel:, ftp:, broken hosts ...
+        nofollow = honour_rel_nofollow and "nofollow" in raw.rel
+        earlier = found.get(url)
+        if earlier is None:
+            found[url] = Link(url, nofollow, raw.tag)
+        elif earlier.nofollow and not nofollow:
+            found[url] = Link(url, False, earlier.tag)  # one followable occurrence is enough
+    return list(found.values())
+
+
+def _base_url(base_href: str | None, final_url: str) -> str | None:
+    """The URL links resolve against (T7); ``None`` when it has a scheme we never fetch."""
+    if base_href is None:
+        return final_url
+    try:
+        return canonicalize(base_href, final_url)
+    except InvalidURL:
+        pass
+    scheme = _SCHEME.match(base_href)
+    if scheme is None or scheme.group(1).lower() in {"http", "https", *_IGNORED_BASE_SCHEMES}:
+        return final_url  # a base that does not parse is ignored, as browsers ignore it
+    return None

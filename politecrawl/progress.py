@@ -1,0 +1,112 @@
+"""What a person watching a crawl sees: a live display on a terminal, log lines otherwise.
+
+On a terminal, ``rich`` redraws one panel a few times a second (pages done and queued, pages
+per second, hosts busy and waiting, errors); elsewhere (a pipe, a CI log, cron) a plain line is
+printed every ``interval_seconds``. ``--quiet`` shows neither; the summary is printed by the
+command line at the end either way.
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+import time
+from collections.abc import Callable
+from types import TracebackType
+from typing import TextIO
+
+from rich.console import Console
+from rich.live import Live
+from rich.table import Table
+
+from politecrawl.results import CrawlSummary
+from politecrawl.store import FrontierStats
+
+StatsSource = Callable[[], FrontierStats]
+
+
+class ProgressDisplay:
+    """Shows the crawl's progress while it runs; a context manager."""
+
+    def __init__(
+        self,
+        summary: Callable[[], CrawlSummary],
+        stats: StatsSource,
+        *,
+        stream: TextIO | None = None,
+        quiet: bool = False,
+        interval_seconds: float = 5.0,
+    ) -> None:
+        self._summary = summary
+        self._stats = stats
+        self._stream = stream or sys.stderr
+        self._quiet = quiet
+        self._interval = interval_seconds
+        self._started = time.monotonic()
+        self._last_line = 0.0
+        self._live: Live | None = None
+        self._cached: tuple[float, FrontierStats] | None = None
+        self._lock = threading.Lock()
+
+    def __enter__(self) -> ProgressDisplay:
+        if not self._quiet and self._stream.isatty():
+            console = Console(file=self._stream)
+            self._live = Live(console=console, refresh_per_second=4, get_renderable=self._panel)
+            self._live.start()
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        if self._live is not None:
+            self._live.stop()
+
+    def tick(self) -> None:
+        """Called as pages complete: prints a log line when one is due (not on a terminal)."""
+        if self._quiet or self._live is not None:
+            return
+        now = time.monotonic()
+        if now - self._last_line >= self._interval:
+            self._last_line = now
+            print(self.line(), file=self._stream, flush=True)
+
+    def line(self) -> str:
+        """One line of progress, for logs."""
+        summary = self._summary()
+        stats = self._current_stats()
+        elapsed = max(time.monotonic() - self._started, 1e-9)
+        return (
+            f"politecrawl: {summary.pages} pages ({summary.pages / elapsed:.1f}/s), "
+            f"{stats.by_state.get('queued', 0)} queued, {stats.by_state.get('leased', 0)} in "
+            f"flight, {summary.errors} errors, {summary.excluded_by_robots} excluded by robots, "
+            f"{stats.by_state.get('deferred', 0)} deferred, {elapsed:.0f} s"
+        )
+
+    def _current_stats(self) -> FrontierStats:
+        with self._lock:
+            now = time.monotonic()
+            if self._cached is None or now - self._cached[0] > 1.0:
+                self._cached = (now, self._stats())
+            return self._cached[1]
+
+    def _panel(self) -> Table:
+        summary = self._summary()
+        stats = self._current_stats()
+        elapsed = max(time.monotonic() - self._started, 1e-9)
+        table = Table(title="politecrawl", show_header=False, box=None, padding=(0, 2))
+        rows = [
+            ("pages", f"{summary.pages}  ({summary.pages / elapsed:.1f}/s)"),
+            ("queued", str(stats.by_state.get("queued", 0))),
+            ("in flight", str(stats.by_state.get("leased", 0))),
+            ("indexable", str(summary.indexable)),
+            ("excluded by robots", str(summary.excluded_by_robots)),
+            ("errors", str(summary.errors)),
+            ("deferred", str(stats.by_state.get("deferred", 0))),
+            ("elapsed", f"{elapsed:.0f} s"),
+        ]
+        for name, value in rows:
+            table.add_row(name, value)
+        return table

@@ -1,0 +1,115 @@
+"""The HTML report's inline style sheet and script (no network, no external fonts).
+
+The script makes every ``table[data-sortable]`` sortable by clicking a column header (numbers
+numerically, text case-insensitively, empty cells last; a second click reverses) and marks each
+table ``data-sortable="ready"`` once wired, so a test can tell that it ran without errors. The
+page's Content-Security-Policy admits exactly these two texts, by hash.
+"""
+
+from __future__ import annotations
+
+STYLE = """
+:root {
+  color-scheme: light dark;
+  --fg: #1d2129; --muted: #5f6b7a; --bg: #ffffff; --panel: #f5f7fa; --line: #dde3ea;
+  --accent: #2456c7; --bad: #b42318; --good: #1f7a3d; --stripe: #fafbfc;
+}
+@media (prefers-color-scheme: dark) {
+  :root {
+    --fg: #e6e9ef; --muted: #9aa5b4; --bg: #14171c; --panel: #1c2027; --line: #2c323c;
+    --accent: #7aa2ff; --bad: #ff7b72; --good: #56d364; --stripe: #181b21;
+  }
+}
+* { box-sizing: border-box; }
+body {
+  margin: 0; padding: 2rem clamp(1rem, 3vw, 3rem); background: var(--bg); color: var(--fg);
+  font: 15px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial,
+    sans-serif;
+}
+h1 { font-size: 1.6rem; margin: 0 0 .25rem; }
+h2 { font-size: 1.2rem; margin: 2.5rem 0 .75rem; display: flex; gap: .6rem; align-items: center; }
+.meta { color: var(--muted); margin: 0 0 1.5rem; }
+.count {
+  font-size: .85rem; font-weight: 600; padding: .05rem .55rem; border-radius: 999px;
+  background: var(--panel); border: 1px solid var(--line); color: var(--muted);
+}
+.count.nonzero { color: var(--bad); border-color: var(--bad); }
+.summary {
+  display: grid; gap: .75rem; grid-template-columns: repeat(auto-fill, minmax(11rem, 1fr));
+}
+.card {
+  display: block; padding: .75rem 1rem; border: 1px solid var(--line); border-radius: .6rem;
+  background: var(--panel); color: inherit; text-decoration: none;
+}
+a.card:hover { border-color: var(--accent); }
+.card .value {
+  display: block; font-size: 1.5rem; font-weight: 650; font-variant-numeric: tabular-nums;
+}
+.card .label { color: var(--muted); font-size: .85rem; }
+.summary-group { margin: 1.25rem 0 .5rem; font-size: .8rem; text-transform: uppercase;
+  letter-spacing: .06em; color: var(--muted); }
+.wrap { overflow-x: auto; border: 1px solid var(--line); border-radius: .6rem; }
+table { border-collapse: collapse; width: 100%; font-size: .9rem; }
+th, td { text-align: left; vertical-align: top; padding: .45rem .75rem;
+  border-bottom: 1px solid var(--line); }
+tbody tr:nth-child(even) { background: var(--stripe); }
+tbody tr:last-child td { border-bottom: 0; }
+thead th { position: sticky; top: 0; background: var(--panel); white-space: nowrap; }
+th button {
+  all: unset; cursor: pointer; font-weight: 650; display: inline-flex; gap: .3rem;
+}
+th button:focus-visible { outline: 2px solid var(--accent); outline-offset: 2px; }
+th button::after { content: "\\2195"; color: var(--muted); font-weight: 400; }
+th[aria-sort="ascending"] button::after { content: "\\2191"; color: var(--accent); }
+th[aria-sort="descending"] button::after { content: "\\2193"; color: var(--accent); }
+td .line { white-space: pre-wrap; overflow-wrap: break-word; }
+td:first-child { min-width: 16rem; }
+td a { color: var(--accent); text-decoration: none; overflow-wrap: anywhere; }
+td a:hover { text-decoration: underline; }
+.note { color: var(--muted); font-size: .8rem; margin-left: .35rem; }
+.empty { color: var(--good); margin: 0; padding: .75rem 1rem; border: 1px dashed var(--line);
+  border-radius: .6rem; }
+footer { margin-top: 3rem; color: var(--muted); font-size: .8rem; }
+"""
+
+SCRIPT = """
+(function () {
+  "use strict";
+  function sortKey(cell) {
+    var key = cell.getAttribute("data-sort");
+    return (key === null ? cell.textContent : key).trim();
+  }
+  function isNumber(text) {
+    return text !== "" && isFinite(Number(text));
+  }
+  function sortBy(table, header, index) {
+    var body = table.tBodies[0];
+    var rows = Array.prototype.slice.call(body.rows);
+    var ascending = header.getAttribute("aria-sort") !== "ascending";
+    var keys = rows.map(function (row) { return sortKey(row.cells[index]); });
+    var numeric = keys.every(function (key) { return key === "" || isNumber(key); });
+    var order = rows.map(function (row, at) { return at; });
+    order.sort(function (a, b) {
+      var x = keys[a], y = keys[b];
+      if (x === "" || y === "") { return x === y ? a - b : (x === "" ? 1 : -1); }
+      var result = numeric ? Number(x) - Number(y)
+        : x.localeCompare(y, undefined, { sensitivity: "base", numeric: true });
+      return (ascending ? result : -result) || a - b;
+    });
+    Array.prototype.forEach.call(header.parentNode.cells, function (cell) {
+      cell.setAttribute("aria-sort", "none");
+    });
+    header.setAttribute("aria-sort", ascending ? "ascending" : "descending");
+    order.forEach(function (at) { body.appendChild(rows[at]); });
+  }
+  var tables = document.querySelectorAll("table[data-sortable]");
+  Array.prototype.forEach.call(tables, function (table) {
+    var headers = table.tHead.rows[0].cells;
+    Array.prototype.forEach.call(headers, function (header, index) {
+      var button = header.querySelector("button");
+      button.addEventListener("click", function () { sortBy(table, header, index); });
+    });
+    table.setAttribute("data-sortable", "ready");
+  });
+})();
+"""

@@ -1,0 +1,116 @@
+"""What changed between two passes of a crawl, for people and tools (issue 6).
+
+Renders a ``politecrawl.store.passes.PassComparison`` as text, CSV, JSON or one self-contained
+HTML page: new, changed, unchanged, gone, newly broken, fixed, newly excluded by robots.txt,
+newly noindex, and redirects whose target changed.
+"""
+
+from __future__ import annotations
+
+import csv
+import html
+import io
+import json
+
+from politecrawl.store.passes import PassComparison
+
+_TITLES = {
+    "new": "New pages",
+    "changed": "Changed pages",
+    "unchanged": "Unchanged pages",
+    "gone": "Gone (404/410)",
+    "newly_broken": "Newly broken",
+    "fixed": "Fixed",
+    "newly_excluded_by_robots": "Newly excluded by robots.txt",
+    "newly_noindex": "Newly noindex",
+    "redirect_changed": "Redirects with a new target",
+}
+
+
+def _rows(comparison: PassComparison) -> list[tuple[str, str, str]]:
+    """(category, url, detail) for every finding."""
+    rows: list[tuple[str, str, str]] = []
+    for category in _TITLES:
+        for item in getattr(comparison, category):
+            if isinstance(item, tuple):
+                url, before, after = item
+                rows.append((category, url, f"{before} -> {after}"))
+            else:
+                rows.append((category, item, ""))
+    return rows
+
+
+def render_compare_text(comparison: PassComparison, *, list_unchanged: bool = False) -> str:
+    """Counts, then the URLs of each category (unchanged ones only counted unless asked)."""
+    lines = [f"Pass {comparison.after} compared with pass {comparison.before}"]
+    counts = comparison.counts()
+    for category, title in _TITLES.items():
+        lines.append(f"  {title:<32} {counts[category]:>6}")
+    for category, title in _TITLES.items():
+        if category == "unchanged" and not list_unchanged:
+            continue
+        items = [row for row in _rows(comparison) if row[0] == category]
+        if not items:
+            continue
+        lines.append("")
+        lines.append(f"{title} ({len(items)})")
+        lines.extend(f"  {url}" + (f"  {detail}" if detail else "") for _, url, detail in items)
+    return "\n".join(lines) + "\n"
+
+
+def render_compare_csv(comparison: PassComparison) -> str:
+    """One row per finding: category, url, detail."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer)
+    writer.writerow(["category", "url", "detail"])
+    writer.writerows(_rows(comparison))
+    return buffer.getvalue()
+
+
+def render_compare_json(comparison: PassComparison) -> str:
+    """Counts and URLs per category, with stable keys."""
+    data = {
+        "before": comparison.before,
+        "after": comparison.after,
+        "counts": comparison.counts(),
+        "urls": {
+            category: [
+                list(item) if isinstance(item, tuple) else item
+                for item in getattr(comparison, category)
+            ]
+            for category in _TITLES
+        },
+    }
+    return json.dumps(data, indent=2, sort_keys=True) + "\n"
+
+
+def render_compare_html(comparison: PassComparison) -> str:
+    """One self-contained page: the counts, then a table per category."""
+    counts = comparison.counts()
+    parts = [
+        "<!doctype html><html lang=en><meta charset=utf-8>",
+        f"<title>politecrawl: pass {comparison.after} vs {comparison.before}</title>",
+        "<style>body{font:15px/1.4 system-ui,sans-serif;margin:2em;color:#222}"
+        "table{border-collapse:collapse;margin:.5em 0 1.5em}td,th{padding:.2em .8em;"
+        "border-bottom:1px solid #ddd;text-align:left}th{background:#f3f3f3}</style>",
+        f"<h1>Pass {comparison.after} compared with pass {comparison.before}</h1><table>",
+    ]
+    parts += [
+        f"<tr><th>{html.escape(title)}</th><td>{counts[key]}</td></tr>"
+        for key, title in _TITLES.items()
+    ]
+    parts.append("</table>")
+    for category, title in _TITLES.items():
+        items = [row for row in _rows(comparison) if row[0] == category]
+        parts.append(f"<h2>{html.escape(title)} ({len(items)})</h2>")
+        if not items:
+            parts.append("<p>none</p>")
+            continue
+        parts.append("<table><tr><th>URL</th><th>detail</th></tr>")
+        parts += [
+            f"<tr><td>{html.escape(url)}</td><td>{html.escape(detail)}</td></tr>"
+            for _, url, detail in items
+        ]
+        parts.append("</table>")
+    parts.append("</html>\n")
+    return "\n".join(parts)

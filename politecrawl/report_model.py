@@ -1,0 +1,240 @@
+"""The maintenance report as values: one frozen dataclass per kind of finding, and ``Report``.
+
+``politecrawl.report.build_report`` fills it from a crawl database; the renderers (text, CSV,
+JSON in ``report_text``, HTML in ``report_html``) only read it. Pure: no I/O, no clock.
+Times are aware UTC datetimes; every section is a tuple in a stable order (by URL, or as the
+section says), so two reports of one database are equal.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+
+@dataclass(frozen=True, slots=True)
+class Referrer:
+    """A page that links to a URL; ``nofollow``: the link was recorded but not followed (T5, T6)."""
+
+    url: str
+    nofollow: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class BrokenLink:
+    """A URL answered with status >= 400, or that failed, and every page linking to it."""
+
+    url: str
+    status: int | None
+    state: str
+    error: str | None
+    referrers: tuple[Referrer, ...]
+
+    @property
+    def problem(self) -> str:
+        """What went wrong, in a few words."""
+        return self.error or (f"HTTP {self.status}" if self.status is not None else self.state)
+
+
+@dataclass(frozen=True, slots=True)
+class ChainStep:
+    """One URL of a redirect chain; ``state`` is None when the crawl never recorded the URL."""
+
+    url: str
+    status: int | None
+    state: str | None
+
+    @property
+    def outcome(self) -> str:
+        """The status, else the state (a URL not fetched), else ``not crawled``."""
+        return str(self.status) if self.status is not None else (self.state or "not crawled")
+
+
+@dataclass(frozen=True, slots=True)
+class RedirectChain:
+    """Redirects followed URL by URL (C4): the first step is the URL linked, the last where
+    the chain ends (a page, an error, a URL not fetched, or the repeated URL of a loop)."""
+
+    steps: tuple[ChainStep, ...]
+    loop: bool
+    too_long: bool
+    """More redirects than the crawl follows (C4, ``max_redirects``)."""
+
+    @property
+    def hops(self) -> int:
+        """The number of redirects."""
+        return len(self.steps) - 1
+
+    @property
+    def problem(self) -> str:
+        """ "" for a healthy chain, else what is wrong with it."""
+        problems = []
+        if self.loop:
+            problems.append("redirect loop")
+        if self.too_long:
+            problems.append(f"too long ({self.hops} redirects)")
+        last = self.steps[-1]
+        if not self.loop and last.status is not None and last.status >= 400:
+            problems.append(f"ends in HTTP {last.status}")
+        elif not self.loop and last.state == "failed":
+            problems.append("ends in a failure")
+        return "; ".join(problems)
+
+
+@dataclass(frozen=True, slots=True)
+class RobotsExclusion:
+    """A URL robots.txt kept the crawl from (O3-O5, M1), with the line that decided."""
+
+    url: str
+    origin: str
+    semantics: str
+    line: int | None
+    text: str | None
+    """The deciding Allow/Disallow line as written; None for a whole-origin refusal (O5)."""
+    why: str
+    robots_status: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class ScopeExclusion:
+    """A URL refused by a scope rule, a trap guard or the anti-steering guard (C1, C3)."""
+
+    url: str
+    reason: str
+    """scope, trap or steering."""
+    rule: str
+    found_on: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class DirectivePage:
+    """A fetched page with noindex or nofollow (META robots or X-Robots-Tag, T1-T5)."""
+
+    url: str
+    status: int | None
+    noindex: bool
+    nofollow: bool
+
+
+@dataclass(frozen=True, slots=True)
+class DeferredOrigin:
+    """An origin whose robots.txt could not be had: all its URLs wait (O6)."""
+
+    origin: str
+    reason: str
+    failures: int
+    retry_at: datetime | None
+    """None: its attempts are used up for this run; a resumed run tries again (O6)."""
+    robots_status: int | None
+    urls: int
+
+
+@dataclass(frozen=True, slots=True)
+class DeferredUrl:
+    """A URL put aside until a time (robots.txt unreachable, Retry-After, back-off, a
+    Crawl-delay above the cap: O6, P2, P3)."""
+
+    url: str
+    reason: str
+    until: datetime | None
+    """None: not in this run; a resumed run takes it up again."""
+    detail: Mapping[str, Any]
+    attempts: int
+    error: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class SlowPage:
+    """A fetched URL that took longer than the report's threshold."""
+
+    url: str
+    elapsed_seconds: float
+    status: int | None
+    size_bytes: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class RobotsOutcomeRow:
+    """An origin's robots.txt as the crawl last knew it (O3-O8, E1-E4)."""
+
+    origin: str
+    outcome: str | None
+    """parsed, allow_all, disallow_all, deferred; None: never fetched."""
+    status: int | None
+    reason: str
+    fetched_at: datetime | None
+    expires_at: datetime | None
+    body_bytes: int | None
+    warnings: int
+    """Lines the parser ignored or read leniently (F3, O8)."""
+    urls: int
+
+
+@dataclass(frozen=True, slots=True)
+class Disagreement:
+    """A crawled URL on which the draft and RFC 9309 semantics decide differently (M6)."""
+
+    url: str
+    origin: str
+    draft_allowed: bool
+    draft_line: int | None
+    draft_text: str
+    """The deciding line, or why no line decided."""
+    rfc9309_allowed: bool
+    rfc9309_line: int | None
+    rfc9309_text: str
+
+
+SECTION_TITLES: Mapping[str, str] = {
+    "broken_links": "Broken links",
+    "redirect_chains": "Redirect chains",
+    "robots_excluded": "Excluded by robots.txt",
+    "out_of_scope": "Out of scope and traps",
+    "directive_pages": "noindex and nofollow pages",
+    "deferred_origins": "Deferred origins",
+    "deferred_urls": "Deferred URLs",
+    "slow_pages": "Slow pages",
+    "robots_outcomes": "robots.txt per origin",
+    "disagreements": "Draft and RFC 9309 disagree",
+}
+"""Every section of a report, in the order reports show them."""
+
+
+@dataclass(frozen=True, slots=True)
+class Report:
+    """What a crawl found, section by section (``SECTION_TITLES`` names them)."""
+
+    agent: str
+    database: str
+    slow_seconds: float
+    totals: Mapping[str, int]
+    """URLs per state (every state, zero included)."""
+    broken_links: tuple[BrokenLink, ...]
+    redirect_chains: tuple[RedirectChain, ...]
+    robots_excluded: tuple[RobotsExclusion, ...]
+    out_of_scope: tuple[ScopeExclusion, ...]
+    directive_pages: tuple[DirectivePage, ...]
+    deferred_origins: tuple[DeferredOrigin, ...]
+    deferred_urls: tuple[DeferredUrl, ...]
+    slow_pages: tuple[SlowPage, ...]
+    robots_outcomes: tuple[RobotsOutcomeRow, ...]
+    disagreements: tuple[Disagreement, ...]
+
+    def section(self, key: str) -> tuple[Any, ...]:
+        """The findings of the section called ``key`` (a key of ``SECTION_TITLES``)."""
+        if key not in SECTION_TITLES:
+            raise KeyError(key)
+        found: tuple[Any, ...] = getattr(self, key)
+        return found
+
+    @property
+    def counts(self) -> dict[str, int]:
+        """Findings per section."""
+        return {key: len(self.section(key)) for key in SECTION_TITLES}
+
+    @property
+    def total_urls(self) -> int:
+        """Every URL the crawl knows."""
+        return sum(self.totals.values())

@@ -1,0 +1,223 @@
+"""The report as tables: the one layout the text and HTML renderers share.
+
+Each section becomes a ``Table`` of rows of cells; a cell is one or more ``Line``s (a broken
+URL's referrers, a redirect chain's URLs), and a line may carry a link (``href``) and a note
+(``nofollow``). Renderers decide how to show them and must escape everything: the strings are
+the crawl's data, written by whoever wrote the pages and robots.txt files. Pure.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from politecrawl.report_model import (
+    SECTION_TITLES,
+    BrokenLink,
+    DeferredOrigin,
+    DeferredUrl,
+    DirectivePage,
+    Disagreement,
+    RedirectChain,
+    Report,
+    RobotsExclusion,
+    RobotsOutcomeRow,
+    ScopeExclusion,
+    SlowPage,
+)
+
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    """One line of a cell: its text, the URL it links to, a short note shown after it."""
+
+    text: str
+    href: str | None = None
+    note: str = ""
+
+    @property
+    def shown(self) -> str:
+        """The line as plain text: ``text (note)``."""
+        return f"{self.text} ({self.note})" if self.note else self.text
+
+
+Cell = tuple[Line, ...]
+Row = tuple[Cell, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    """One section of the report, laid out."""
+
+    key: str
+    title: str
+    columns: tuple[str, ...]
+    rows: tuple[Row, ...]
+
+
+def printable(text: str) -> str:
+    """``text`` with control characters (ANSI escapes included) shown as ``\\xNN``."""
+    return _CONTROL.sub(lambda found: f"\\x{ord(found.group()):02x}", text)
+
+
+def when(value: datetime | None, missing: str = "") -> str:
+    """An aware time as ISO 8601 to the second, or ``missing``."""
+    return missing if value is None else value.isoformat(timespec="seconds")
+
+
+def number(value: float | None) -> str:
+    """An optional number as text (``""`` for None)."""
+    return "" if value is None else f"{value:g}"
+
+
+def describe(detail: Mapping[str, Any]) -> str:
+    """``key: value; ...`` for a decoded reason_detail, keys sorted."""
+    return "; ".join(f"{key}: {detail[key]}" for key in sorted(detail))
+
+
+def plain(*values: str) -> Cell:
+    """A cell of plain text lines."""
+    return tuple(Line(value) for value in values) or (Line(""),)
+
+
+def link(url: str, note: str = "") -> Cell:
+    """A cell holding one URL, linked."""
+    return (Line(url, url, note),)
+
+
+def _broken(item: BrokenLink) -> Row:
+    referrers = tuple(
+        Line(ref.url, ref.url, "nofollow" if ref.nofollow else "") for ref in item.referrers
+    )
+    return (
+        link(item.url),
+        plain(number(item.status)),
+        plain(item.problem),
+        referrers or plain("(no page links here: a seed or a redirect target)"),
+    )
+
+
+def _chain(chain: RedirectChain) -> Row:
+    urls = tuple(Line(step.url, step.url) for step in chain.steps)
+    statuses = tuple(step.outcome for step in chain.steps)
+    return plain(str(chain.hops)), urls, plain(*statuses), plain(chain.problem or "ok")
+
+
+def _robots(item: RobotsExclusion) -> Row:
+    rule = item.text if item.text is not None else item.why
+    line = "" if item.line is None else str(item.line)
+    return link(item.url), plain(line), plain(rule), plain(item.semantics), link(item.origin)
+
+
+def _scope(item: ScopeExclusion) -> Row:
+    found_on = link(item.found_on) if item.found_on else plain("(seed)")
+    return link(item.url), plain(item.reason), plain(item.rule), found_on
+
+
+def _directive(item: DirectivePage) -> Row:
+    flags = ("noindex" if item.noindex else "", "nofollow" if item.nofollow else "")
+    return link(item.url), plain(number(item.status)), plain(flags[0]), plain(flags[1])
+
+
+def _deferred_origin(item: DeferredOrigin) -> Row:
+    return (
+        link(item.origin),
+        plain(str(item.urls)),
+        plain(str(item.failures)),
+        plain(when(item.retry_at, "next run")),
+        plain(item.reason),
+    )
+
+
+def _deferred_url(item: DeferredUrl) -> Row:
+    detail = describe(item.detail)
+    if item.error:
+        detail = f"{item.error}; {detail}" if detail else item.error
+    return (
+        link(item.url),
+        plain(item.reason),
+        plain(when(item.until, "next run")),
+        plain(str(item.attempts)),
+        plain(detail),
+    )
+
+
+def _slow(item: SlowPage) -> Row:
+    return (
+        link(item.url),
+        plain(f"{item.elapsed_seconds:.2f}"),
+        plain(number(item.status)),
+        plain(number(item.size_bytes)),
+    )
+
+
+def _outcome(item: RobotsOutcomeRow) -> Row:
+    return (
+        link(item.origin),
+        plain(item.outcome or "not fetched"),
+        plain(number(item.status)),
+        plain(str(item.urls)),
+        plain(when(item.expires_at)),
+        plain(str(item.warnings)),
+        plain(item.reason),
+    )
+
+
+def _verdict(allowed: bool, line: int | None, text: str) -> Cell:
+    word = "allowed" if allowed else "disallowed"
+    return plain(word, f"line {line}: {text}" if line is not None else text)
+
+
+def _disagreement(item: Disagreement) -> Row:
+    return (
+        link(item.url),
+        _verdict(item.draft_allowed, item.draft_line, item.draft_text),
+        _verdict(item.rfc9309_allowed, item.rfc9309_line, item.rfc9309_text),
+    )
+
+
+_LAYOUT: Mapping[str, tuple[tuple[str, ...], Callable[[Any], Row]]] = {
+    "broken_links": (("URL", "Status", "Problem", "Linked from"), _broken),
+    "redirect_chains": (("Hops", "Chain", "Status", "Problem"), _chain),
+    "robots_excluded": (("URL", "Line", "Rule", "Semantics", "Origin"), _robots),
+    "out_of_scope": (("URL", "Reason", "Rule", "Found on"), _scope),
+    "directive_pages": (("URL", "Status", "noindex", "nofollow"), _directive),
+    "deferred_origins": (("Origin", "URLs", "Failures", "Retry at", "Why"), _deferred_origin),
+    "deferred_urls": (("URL", "Reason", "Until", "Attempts", "Detail"), _deferred_url),
+    "slow_pages": (("URL", "Seconds", "Status", "Bytes"), _slow),
+    "robots_outcomes": (
+        ("Origin", "Outcome", "Status", "URLs", "Expires", "Warnings", "Why"),
+        _outcome,
+    ),
+    "disagreements": (("URL", "Draft", "RFC 9309"), _disagreement),
+}
+
+
+def tables(report: Report) -> tuple[Table, ...]:
+    """Every section of ``report`` as a table, in ``SECTION_TITLES`` order."""
+    laid_out = []
+    for key, title in SECTION_TITLES.items():
+        columns, row_of = _LAYOUT[key]
+        laid_out.append(Table(key, title, columns, tuple(map(row_of, report.section(key)))))
+    return tuple(laid_out)
+
+
+def summary(report: Report) -> tuple[tuple[str, tuple[tuple[str, int, str | None], ...]], ...]:
+    """The counts at the top of a report, in two groups: URLs by state, and findings per
+    section. Each count is ``(label, count, section key or None)``."""
+    states: list[tuple[str, int, str | None]] = [("all URLs", report.total_urls, None)]
+    states += [(state.replace("_", " "), count, None) for state, count in report.totals.items()]
+    findings: list[tuple[str, int, str | None]] = [
+        (SECTION_TITLES[key], count, key) for key, count in report.counts.items()
+    ]
+    return ("URLs by state", tuple(states)), ("Findings", tuple(findings))
+
+
+def flatten(cells: Iterable[Cell]) -> list[str]:
+    """Each cell as one string, lines joined by newlines."""
+    return ["\n".join(line.shown for line in cell) for cell in cells]

@@ -1,0 +1,157 @@
+"""The report as text for a terminal, as CSV for a spreadsheet, and as JSON for programs.
+
+Text: a summary, then one headed section per kind of finding, columns aligned, "none" for an
+empty section. Control characters in the crawl's data (a robots.txt line, an error message)
+are shown escaped, so a hostile file cannot drive the terminal. CSV: one row per finding (a
+broken URL once per page linking to it) under one header, ``CSV_COLUMNS``; control characters
+escaped and would-be formulas quoted. JSON: the report's fields with sorted keys, times in ISO
+8601, tuples as lists. Pure.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Iterator, Sequence
+from dataclasses import asdict
+from datetime import datetime
+from typing import Any
+
+from politecrawl.report_model import Report
+from politecrawl.report_tables import (
+    Cell,
+    Table,
+    describe,
+    number,
+    printable,
+    summary,
+    tables,
+    when,
+)
+
+_INDENT = "  "
+_FORMULA = ("=", "+", "-", "@")
+CSV_COLUMNS = ("section", "url", "status", "reason", "detail", "related_url")
+"""The CSV header: ``related_url`` is the linking page, the chain's end, the origin, ..."""
+
+
+def _lines(cell: Cell) -> list[str]:
+    return [printable(line.shown) for line in cell]
+
+
+def _table_text(table: Table) -> list[str]:
+    out = [f"{table.title} ({len(table.rows)})"]
+    if not table.rows:
+        return [*out, f"{_INDENT}none"]
+    grid = [[[column.upper()] for column in table.columns]]
+    grid += [[_lines(cell) for cell in row] for row in table.rows]
+    widths = [max(len(line) for row in grid for line in row[i]) for i in range(len(table.columns))]
+    for row in grid:
+        for index in range(max(len(cell) for cell in row)):
+            parts = [
+                (cell[index] if index < len(cell) else "").ljust(width)
+                for cell, width in zip(row, widths, strict=True)
+            ]
+            out.append((_INDENT + "  ".join(parts)).rstrip())
+    return out
+
+
+def render_text(report: Report) -> str:
+    """The report for a person at a terminal."""
+    out = [f"politecrawl report: {printable(report.database)} (agent {printable(report.agent)})"]
+    groups = summary(report)
+    width = max(len(label) for _, counts in groups for label, _, _ in counts)
+    digits = max(len(str(count)) for _, counts in groups for _, count, _ in counts)
+    for heading, counts in groups:
+        out += ["", heading]
+        out += [f"{_INDENT}{label.ljust(width)}  {count:>{digits}}" for label, count, _ in counts]
+    for table in tables(report):
+        out += ["", *_table_text(table)]
+    return "\n".join(out) + "\n"
+
+
+def _csv_rows(report: Report) -> Iterator[Sequence[object]]:
+    """One row per finding, in the columns of ``CSV_COLUMNS``."""
+    for item in report.broken_links:
+        for ref in item.referrers or (None,):
+            linking = "" if ref is None else ref.url
+            note = "nofollow link" if ref is not None and ref.nofollow else ""
+            row = [number(item.status), item.problem, note, linking]
+            yield ("broken_links", item.url, *row)
+    for chain in report.redirect_chains:
+        path = " -> ".join(f"{step.url} ({step.outcome})" for step in chain.steps)
+        first = chain.steps[0]
+        row = [number(first.status), chain.problem, path, chain.steps[-1].url]
+        yield ("redirect_chains", first.url, *row)
+    for ex in report.robots_excluded:
+        detail = ex.why if ex.line is None else f"line {ex.line}: {ex.text}"
+        row = [number(ex.robots_status), f"robots ({ex.semantics})", detail, ex.origin]
+        yield ("robots_excluded", ex.url, *row)
+    for scope in report.out_of_scope:
+        yield ("out_of_scope", scope.url, "", scope.reason, scope.rule, scope.found_on or "")
+    for page in report.directive_pages:
+        flags = " ".join(
+            f for f, on in (("noindex", page.noindex), ("nofollow", page.nofollow)) if on
+        )
+        yield ("directive_pages", page.url, number(page.status), flags, "", "")
+    for origin in report.deferred_origins:
+        detail = f"failures: {origin.failures}; retry at: {when(origin.retry_at, 'next run')}"
+        row = [number(origin.robots_status), origin.reason, detail, ""]
+        yield ("deferred_origins", origin.origin, *row)
+    for url in report.deferred_urls:
+        parts = [f"until: {when(url.until, 'next run')}", url.error or "", describe(url.detail)]
+        detail = "; ".join(part for part in parts if part)
+        yield ("deferred_urls", url.url, "", url.reason, detail, "")
+    for slow in report.slow_pages:
+        row = [number(slow.status), "slow", f"{slow.elapsed_seconds:.3f} s", ""]
+        yield ("slow_pages", slow.url, *row)
+    for outcome in report.robots_outcomes:
+        row = [number(outcome.status), outcome.outcome or "not fetched", outcome.reason]
+        yield ("robots_outcomes", outcome.origin, *row, f"{outcome.origin}/robots.txt")
+    for d in report.disagreements:
+        verdicts = (("draft", d.draft_allowed), ("rfc9309", d.rfc9309_allowed))
+        reason = "; ".join(f"{name}: {'allowed' if ok else 'disallowed'}" for name, ok in verdicts)
+        detail = (
+            f"draft: {_deciding(d.draft_line, d.draft_text)} | "
+            f"rfc9309: {_deciding(d.rfc9309_line, d.rfc9309_text)}"
+        )
+        yield ("disagreements", d.url, "", reason, detail, d.origin)
+
+
+def _deciding(line: int | None, text: str) -> str:
+    return text if line is None else f"line {line}: {text}"
+
+
+def _cell(value: object) -> str:
+    """A CSV cell: control characters escaped, and a leading ``= + - @`` quoted with ``'`` so
+    that a spreadsheet never runs crawl data as a formula."""
+    text = printable(str(value))
+    return "'" + text if text[:1] in _FORMULA else text
+
+
+def render_csv(report: Report) -> str:
+    """One row per finding under a header row (``CSV_COLUMNS``)."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(CSV_COLUMNS)
+    writer.writerows([_cell(value) for value in row] for row in _csv_rows(report))
+    return buffer.getvalue()
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, datetime):
+        return value.isoformat()
+    if isinstance(value, dict):
+        return {str(key): _jsonable(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [_jsonable(item) for item in value]
+    return value
+
+
+def render_json(report: Report) -> str:
+    """The whole report as JSON: stable (sorted) keys, ISO 8601 times, plus ``counts``."""
+    data = _jsonable(asdict(report))
+    data["counts"] = report.counts
+    data["total_urls"] = report.total_urls
+    return json.dumps(data, sort_keys=True, indent=2, ensure_ascii=False) + "\n"

@@ -1,0 +1,104 @@
+"""What a crawl hands to its consumers: ``Page``, ``Excluded`` and ``CrawlSummary`` [T5]."""
+
+from __future__ import annotations
+
+import codecs
+import re
+from dataclasses import dataclass, field
+from datetime import datetime
+
+_CHARSET = re.compile(r"charset\s*=\s*\"?([\w.:-]+)", re.IGNORECASE)
+
+
+@dataclass(frozen=True, slots=True)
+class Page:
+    """A fetched URL. ``indexable`` is False for noindex pages and errors (T5): only indexable
+    pages are content a consumer may index; every page is reported for maintenance reports."""
+
+    url: str
+    status: int | None
+    depth: int
+    fetched_at: datetime
+    elapsed_seconds: float
+    headers: tuple[tuple[str, str], ...] = ()
+    body: bytes = b""
+    content_type: str | None = None
+    final_url: str | None = None
+    """For a redirect, where it leads (the target is crawled as its own URL, C4)."""
+    title: str | None = None
+    index: bool = True
+    """No noindex from META robots or X-Robots-Tag (T1-T4)."""
+    follow: bool = True
+    """No nofollow: its links were followed (T5)."""
+    links: tuple[str, ...] = ()
+    """The links found on the page (absolute, canonical), followed or not."""
+    truncated: bool = False
+    """The body was cut at the size limit (C7)."""
+    error: str | None = None
+    directive_sources: tuple[str, ...] = ()
+    """Which META tags and headers set noindex/nofollow, for people."""
+
+    @property
+    def ok(self) -> bool:
+        """A 2xx answer without an error."""
+        return self.error is None and self.status is not None and 200 <= self.status < 300
+
+    @property
+    def indexable(self) -> bool:
+        """Content a consumer may index: a 2xx page without noindex (T5)."""
+        return self.ok and self.index
+
+    @property
+    def text(self) -> str:
+        """The body decoded with the charset of its Content-Type (UTF-8 when none or unknown)."""
+        encoding = "utf-8"
+        match = _CHARSET.search(self.content_type or "")
+        if match:
+            try:
+                encoding = codecs.lookup(match.group(1)).name
+            except LookupError:
+                encoding = "utf-8"
+        return self.body.decode(encoding, "replace")
+
+    def header(self, name: str) -> str | None:
+        """A response header, case-insensitively; repeated headers joined with ", "."""
+        values = [value for key, value in self.headers if key.lower() == name.lower()]
+        return ", ".join(values) if values else None
+
+
+@dataclass(frozen=True, slots=True)
+class Excluded:
+    """A URL the crawl will not fetch, and why (robots.txt, scope, trap guard, deferral)."""
+
+    url: str
+    state: str
+    reason: str
+    detail: dict[str, object] = field(default_factory=dict)
+
+
+@dataclass(slots=True)
+class CrawlSummary:
+    """What one run did, counted as it went, plus the frontier's state at the end."""
+
+    pages: int = 0
+    indexable: int = 0
+    noindex: int = 0
+    nofollow: int = 0
+    errors: int = 0
+    redirects: int = 0
+    excluded_by_robots: int = 0
+    out_of_scope: int = 0
+    robots_fetches: int = 0
+    deferred: int = 0
+    """URLs left deferred at the end (unreachable robots.txt, Retry-After, Crawl-delay cap)."""
+    queued: int = 0
+    """URLs still queued at the end (a limit or a stop ended the run)."""
+    failed: int = 0
+    """URLs whose fetch failed for good (network errors, 5xx after the retries), in the crawl."""
+    duration_seconds: float = 0.0
+    stopped_because: str = ""
+    """"finished", "only deferred work left", "max_pages", "max_duration", "stopped"."""
+
+    def as_dict(self) -> dict[str, object]:
+        """The counters, for storage with the run and for JSON output."""
+        return {name: getattr(self, name) for name in self.__slots__}

@@ -1,0 +1,213 @@
+"""What an HTTP answer for /robots.txt means, and how long it holds [O3-O7, E2-E4]. Pure.
+
+``outcome_of_response`` turns a final (non-redirect) answer into an outcome; ``outcome_of_failure``
+does the same for a request that got no usable answer (or a redirect loop, O7). Each outcome says
+until when it holds: a fetched policy for its HTTP freshness lifetime (E2), clamped; a 401/403
+for its own shorter lifetime (E4); a temporary failure until its next retry, with back-off (O6).
+"""
+
+from __future__ import annotations
+
+import email.utils
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Literal
+
+OutcomeKind = Literal["parsed", "allow_all", "disallow_all", "deferred"]
+_MAX_AGE = re.compile(r"(?:^|,)\s*(?:s-maxage|max-age)\s*=\s*\"?(\d+)", re.IGNORECASE)
+_NO_CACHE = re.compile(r"(?:^|,)\s*(?:no-cache|no-store)\b", re.IGNORECASE)
+
+
+@dataclass(frozen=True, slots=True)
+class RobotsRules:
+    """The robots.txt settings the outcome rules need (see ``CrawlConfig``)."""
+
+    min_lifetime_seconds: float = 1.0
+    max_lifetime_seconds: float = 7 * 86_400.0
+    denied_lifetime_seconds: float = 86_400.0
+    retry_seconds: float = 1.0
+    max_attempts: int = 4
+    unauthorized_means_allowed: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class RobotsOutcome:
+    """The state of an origin's robots.txt after one fetch attempt."""
+
+    kind: OutcomeKind
+    status: int | None
+    body: bytes | None
+    reason: str
+    """Why, for people, with the SPEC id."""
+    expires_at: datetime | None
+    """Until when a parsed / allow_all / disallow_all outcome holds."""
+    retry_at: datetime | None
+    """When a deferred origin is tried again; None when the attempts are used up for this run."""
+    failures: int
+    """Consecutive temporary failures (0 after an answer)."""
+    etag: str | None = None
+    last_modified: str | None = None
+
+    @property
+    def is_usable(self) -> bool:
+        """True when URLs of the origin can be judged (not deferred)."""
+        return self.kind != "deferred"
+
+
+def _header(headers: Mapping[str, str], name: str) -> str | None:
+    for key, value in headers.items():
+        if key.lower() == name:
+            return value
+    return None
+
+
+def _http_date(value: str | None) -> datetime | None:
+    if not value:
+        return None
+    try:
+        parsed = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError, IndexError):
+        return None
+    return parsed if parsed.tzinfo is not None else None
+
+
+def freshness_seconds(headers: Mapping[str, str], rules: RobotsRules) -> float:
+    """E2: Cache-Control max-age, else Expires minus Date, else 7 days; clamped to the bounds."""
+    lifetime = rules.max_lifetime_seconds
+    cache_control = _header(headers, "cache-control") or ""
+    max_age = _MAX_AGE.search(cache_control)
+    if max_age:
+        lifetime = float(max_age.group(1))
+    elif _NO_CACHE.search(cache_control):
+        lifetime = 0.0
+    else:
+        expires = _http_date(_header(headers, "expires"))
+        date = _http_date(_header(headers, "date"))
+        if expires is not None and date is not None:
+            lifetime = (expires - date).total_seconds()
+        elif _header(headers, "expires") is not None:
+            lifetime = 0.0  # an invalid Expires means already expired (RFC 9111 5.3)
+    return min(max(lifetime, rules.min_lifetime_seconds), rules.max_lifetime_seconds)
+
+
+def outcome_of_response(
+    status: int,
+    headers: Mapping[str, str],
+    body: bytes,
+    *,
+    now: datetime,
+    failures_before: int,
+    rules: RobotsRules,
+    retry_after_seconds: float | None = None,
+) -> RobotsOutcome:
+    """The outcome of a final answer (redirects already followed, O7)."""
+    etag = _header(headers, "etag")
+    last_modified = _header(headers, "last-modified")
+    fresh_until = now + timedelta(seconds=freshness_seconds(headers, rules))
+    if 200 <= status < 300:
+        return RobotsOutcome(
+            "parsed",
+            status,
+            body,
+            f"{status}: parsed and obeyed (O3)",
+            fresh_until,
+            None,
+            0,
+            etag,
+            last_modified,
+        )
+    if status in (401, 403):
+        denied_until = now + timedelta(seconds=rules.denied_lifetime_seconds)
+        if rules.unauthorized_means_allowed:
+            return RobotsOutcome(
+                "allow_all",
+                status,
+                None,
+                f"{status}: no restrictions (RFC 9309 reading, O5)",
+                denied_until,
+                None,
+                0,
+            )
+        return RobotsOutcome(
+            "disallow_all",
+            status,
+            None,
+            f"{status}: the whole origin is disallowed (O5)",
+            denied_until,
+            None,
+            0,
+        )
+    if 400 <= status < 500 and status != 429:
+        return RobotsOutcome(
+            "allow_all",
+            status,
+            None,
+            f"{status}: no robots.txt, no restrictions (O4)",
+            fresh_until,
+            None,
+            0,
+            etag,
+            last_modified,
+        )
+    return outcome_of_failure(
+        f"HTTP {status}",
+        now=now,
+        failures_before=failures_before,
+        rules=rules,
+        status=status,
+        retry_after_seconds=retry_after_seconds,
+    )
+
+
+def outcome_of_failure(
+    error: str,
+    *,
+    now: datetime,
+    failures_before: int,
+    rules: RobotsRules,
+    status: int | None = None,
+    retry_after_seconds: float | None = None,
+) -> RobotsOutcome:
+    """O6: a temporary failure defers the origin; retries back off (1 s, doubling; a longer
+    Retry-After wins) until ``max_attempts`` are used, then the origin waits for the next run."""
+    failures = failures_before + 1
+    if failures >= rules.max_attempts:
+        return RobotsOutcome(
+            "deferred",
+            status,
+            None,
+            f"{error}: robots.txt unreachable after {failures} attempts; origin deferred (O6)",
+            None,
+            None,
+            failures,
+        )
+    wait = max(rules.retry_seconds * 2.0 ** (failures - 1), retry_after_seconds or 0.0)
+    return RobotsOutcome(
+        "deferred",
+        status,
+        None,
+        f"{error}: robots.txt temporarily unavailable; retry in {wait:g} s (O6)",
+        None,
+        now + timedelta(seconds=wait),
+        failures,
+    )
+
+
+def renewed(
+    previous: RobotsOutcome, headers: Mapping[str, str], *, now: datetime, rules: RobotsRules
+) -> RobotsOutcome:
+    """E3: a 304 answer to a revalidation keeps the policy and renews its lifetime."""
+    fresh_until = now + timedelta(seconds=freshness_seconds(headers, rules))
+    return RobotsOutcome(
+        previous.kind,
+        previous.status,
+        previous.body,
+        "304: still fresh, renewed (E3)",
+        fresh_until,
+        None,
+        0,
+        _header(headers, "etag") or previous.etag,
+        _header(headers, "last-modified") or previous.last_modified,
+    )

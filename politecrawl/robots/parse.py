@@ -1,0 +1,300 @@
+"""robots.txt bytes to directives, in file order, within resource limits [F1-F6, O8].
+
+The file is read as octets: it is decoded as latin-1, one character per byte, so any input parses
+(F1) and paths keep the exact octets the site wrote (M2, M5). A line is turned into a
+``Directive``; blank lines are kept as markers because the draft's records end at them (F4) while
+RFC 9309 ignores them. How directives group into records is the semantics' business
+(``robots.records``), so one parse serves both readings.
+
+Lenient, and when in doubt the reading that fetches less wins: misspelled field names and a
+missing colon are read as meant (F3); a Disallow cut short by a limit is kept (a shorter prefix
+forbids more) while a cut Allow or User-agent line is dropped.
+"""
+
+from __future__ import annotations
+
+import enum
+import math
+import re
+from dataclasses import dataclass, field
+from typing import NamedTuple
+
+_UTF8_BOM = "\xef\xbb\xbf"  # the UTF-8 BOM seen through latin-1 (F1)
+_PARTIAL_BOMS = (_UTF8_BOM, "\xef\xbb", "\xef")  # a cut BOM is skipped too, as Google does
+_BLANKS = " \t\v\f"  # str.strip() alone would also eat octets 0x85 and 0xA0 of UTF-8 text
+_WORDS = re.compile(r"[^ \t\v\f]+")
+# "n/seconds", an optional unit, and an optional time window ("1/10s 1820-1940") that is not
+# honoured: the rate then applies all day, which is the slower reading.
+_REQUEST_RATE = re.compile(
+    r"(\d+)\s*/\s*(\d+(?:\.\d*)?)\s*([smhd]?)(?:\s+\d{4}\s*-\s*\d{4})?", re.IGNORECASE
+)
+_RATE_UNIT_SECONDS = {"": 1.0, "s": 1.0, "m": 60.0, "h": 3600.0, "d": 86400.0}
+
+
+class Field(enum.Enum):
+    """The kinds of line the parser keeps."""
+
+    USER_AGENT = "user-agent"
+    ALLOW = "allow"
+    DISALLOW = "disallow"
+    CRAWL_DELAY = "crawl-delay"
+    REQUEST_RATE = "request-rate"
+    BLANK = "blank"
+
+
+# F3: field names are case-insensitive; these misspellings are read as meant because reading
+# them as unknown would let the robot fetch more (or faster). A misspelled Allow is not read,
+# for the same reason.
+_FIELD_NAMES: dict[str, Field | None] = {
+    "user-agent": Field.USER_AGENT,
+    "useragent": Field.USER_AGENT,
+    "user agent": Field.USER_AGENT,
+    "allow": Field.ALLOW,
+    "disallow": Field.DISALLOW,
+    "disalow": Field.DISALLOW,
+    "dissallow": Field.DISALLOW,
+    "dissalow": Field.DISALLOW,
+    "diasllow": Field.DISALLOW,
+    "disallaw": Field.DISALLOW,
+    "crawl-delay": Field.CRAWL_DELAY,
+    "crawl delay": Field.CRAWL_DELAY,
+    "crawldelay": Field.CRAWL_DELAY,
+    "request-rate": Field.REQUEST_RATE,
+    "request rate": Field.REQUEST_RATE,
+    "requestrate": Field.REQUEST_RATE,
+    "sitemap": None,  # global, collected apart from the records (F6)
+}
+
+
+@dataclass(frozen=True, slots=True)
+class RobotsLimits:
+    """Resources spent on one robots.txt (O8, draft section 6)."""
+
+    max_bytes: int = 512 * 1024
+    """Octets read; the rest of the file is ignored and the policy is marked truncated."""
+    max_line_bytes: int = 16 * 1024
+    """A longer line is cut to this length (a cut Disallow is kept, a cut Allow dropped)."""
+    max_rules: int = 50_000
+    """Allow and Disallow values read; lines after the limit are ignored."""
+
+
+@dataclass(frozen=True, slots=True)
+class RequestRate:
+    """A ``Request-rate: n/seconds`` value: at most ``requests`` every ``seconds`` (F6)."""
+
+    requests: int
+    seconds: float
+
+
+@dataclass(frozen=True, slots=True)
+class ParseWarning:
+    """Something the parser ignored or read leniently, with its line number (1-based)."""
+
+    line_number: int
+    message: str
+
+
+class Directive(NamedTuple):
+    """One meaningful line: its values (octets as latin-1 text, split per F5), its number, and
+    the line as written, for explanations. A NamedTuple, not a dataclass: one is made per line,
+    and a frozen dataclass costs several times more to build."""
+
+    field: Field
+    values: tuple[str, ...]
+    line_number: int
+    line: str
+
+    @property
+    def display_line(self) -> str:
+        """The line decoded as UTF-8 (undecodable octets replaced), for people."""
+        return octets_to_text(self.line.strip(_BLANKS))
+
+
+@dataclass(frozen=True, slots=True)
+class ParsedRobots:
+    """A parsed robots.txt: directives in file order plus the file-wide facts."""
+
+    directives: tuple[Directive, ...]
+    sitemaps: tuple[str, ...]
+    warnings: tuple[ParseWarning, ...]
+    truncated: bool
+    """True when a limit of ``RobotsLimits`` cut something off."""
+    limits: RobotsLimits = field(default_factory=RobotsLimits)
+
+
+def octets_to_text(octets: str) -> str:
+    """Decode latin-1-carried octets as UTF-8, replacing what is not UTF-8."""
+    return octets.encode("latin-1").decode("utf-8", "replace")
+
+
+def text_to_bytes(text: str) -> bytes:
+    """``text`` as UTF-8; a lone surrogate from ``surrogateescape`` decoding is its raw byte."""
+    try:
+        return text.encode("utf-8", "surrogateescape")
+    except UnicodeEncodeError:  # a surrogate that stands for no byte: keep it, never raise
+        return text.encode("utf-8", "surrogatepass")
+
+
+def text_to_octets(text: str) -> str:
+    """Carry ``text``'s UTF-8 octets as latin-1 text, so it compares with parsed values (M5)."""
+    if text.isascii():
+        return text
+    return text_to_bytes(text).decode("latin-1")
+
+
+def parse_crawl_delay(value: str) -> float | None:
+    """Seconds (fractional allowed), or ``None`` unless a finite, non-negative number."""
+    try:
+        seconds = float(value)
+    except ValueError:
+        return None
+    if not math.isfinite(seconds) or seconds < 0:
+        return None
+    return seconds
+
+
+def parse_request_rate(value: str) -> RequestRate | None:
+    """``n/seconds`` (an ``s``, ``m``, ``h`` or ``d`` unit may follow), or ``None`` when invalid."""
+    match = _REQUEST_RATE.fullmatch(value.strip(_BLANKS))
+    if match is None:
+        return None
+    requests = int(match.group(1))
+    seconds = float(match.group(2)) * _RATE_UNIT_SECONDS[match.group(3).lower()]
+    if requests <= 0 or seconds <= 0 or not math.isfinite(seconds):
+        return None
+    return RequestRate(requests, seconds)
+
+
+def _split_missing_colon(line: str) -> tuple[str, str] | None:
+    """``(field name, value)`` when a known field name is followed by a blank, not a colon (F3).
+
+    Two-word names come first: ``user agent harry potter`` names harry and potter.
+    """
+    words = line.strip(_BLANKS).split(None, 2)
+    if len(words) == 3 and f"{words[0]} {words[1]}".lower() in _FIELD_NAMES:
+        return f"{words[0]} {words[1]}".lower(), words[2]
+    if len(words) >= 2 and words[0].lower() in _FIELD_NAMES:
+        return words[0].lower(), line.strip(_BLANKS)[len(words[0]) :]
+    return None
+
+
+def parse_robots_text(data: str | bytes, limits: RobotsLimits | None = None) -> ParsedRobots:
+    """Parse robots.txt content into directives. Never raises on content (F1, O8)."""
+    limits = limits or RobotsLimits()
+    if isinstance(data, str):
+        data = text_to_bytes(data)
+    reader = _Reader(limits, truncated=len(data) > limits.max_bytes)
+    text = data[: limits.max_bytes].decode("latin-1")
+    for bom in _PARTIAL_BOMS:
+        if text.startswith(bom):
+            text = text[len(bom) :]
+            break
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    last_index = len(lines) - 1
+    for index, line in enumerate(lines):
+        # The last line read from a file cut at max_bytes may be the start of a longer line.
+        cut = reader.truncated and index == last_index
+        if not reader.read_line(index + 1, line, cut=cut):
+            break
+    return ParsedRobots(
+        tuple(reader.directives),
+        tuple(reader.sitemaps),
+        tuple(reader.warnings),
+        reader.truncated,
+        limits,
+    )
+
+
+class _Reader:
+    """The parser's state while it reads lines."""
+
+    def __init__(self, limits: RobotsLimits, *, truncated: bool) -> None:
+        self.limits = limits
+        self.truncated = truncated
+        self.directives: list[Directive] = []
+        self.sitemaps: list[str] = []
+        self.warnings: list[ParseWarning] = []
+        self.rule_count = 0
+
+    def warn(self, line_number: int, message: str) -> None:
+        self.warnings.append(ParseWarning(line_number, message))
+
+    def read_line(self, line_number: int, line: str, *, cut: bool) -> bool:
+        """Read one line; False once a limit says to read no further."""
+        if len(line) > self.limits.max_line_bytes:
+            line = line[: self.limits.max_line_bytes]
+            cut = self.truncated = True
+            self.warn(line_number, "line longer than the limit, cut")
+        hash_at = line.find("#")
+        content = line if hash_at < 0 else line[:hash_at]
+        if not content.strip(_BLANKS):
+            if hash_at < 0 and not cut:
+                # A blank line; comment-only lines are not record boundaries (F2).
+                self.directives.append(Directive(Field.BLANK, (), line_number, ""))
+            return True
+        colon = content.find(":")
+        name = content[:colon].strip(_BLANKS).lower() if colon >= 0 else ""
+        if name in _FIELD_NAMES:
+            value = content[colon + 1 :]
+        else:
+            split = _split_missing_colon(content)
+            if split is None:
+                if colon < 0:
+                    self.warn(line_number, "no field name, line ignored")
+                return True  # else an extension we do not read (F3)
+            name, value = split
+        kind = _FIELD_NAMES[name]
+        value = value.strip(_BLANKS)
+        if kind is None:
+            self.read_sitemap(line_number, value, cut=cut)
+            return True
+        if cut and kind is not Field.DISALLOW:
+            self.warn(line_number, f"{kind.value} line cut short, ignored")
+            return True
+        if kind is Field.ALLOW or kind is Field.DISALLOW:
+            values = _rule_values(kind, value, line_number, self.warnings)
+            self.rule_count += len(values)
+            if self.rule_count > self.limits.max_rules:
+                self.truncated = True
+                self.warn(line_number, "too many rules, rest of file ignored")
+                return False
+        elif kind is Field.USER_AGENT:
+            values = tuple(_WORDS.findall(value))  # F5: "Copernicus Fred" names both
+        else:
+            values = (value,)
+        self.directives.append(Directive(kind, values, line_number, line))
+        return True
+
+    def read_sitemap(self, line_number: int, value: str, *, cut: bool) -> None:
+        if cut or not value.lower().startswith(("http://", "https://")):
+            self.warn(line_number, "Sitemap is not an absolute URL, ignored")
+            return
+        sitemap = octets_to_text(value)
+        if sitemap not in self.sitemaps:
+            self.sitemaps.append(sitemap)
+
+
+def _rule_values(
+    kind: Field, value: str, line_number: int, warnings: list[ParseWarning]
+) -> tuple[str, ...]:
+    """The paths of an Allow or Disallow value; empty means the line matches nothing (M3)."""
+    if value.startswith("/") and " " not in value and "\t" not in value:
+        return (value,)  # the common case
+    if not value:
+        return ()
+    # F5: "Disallow: /cgi-bin/ /tmp/" forbids both. An Allow is never split: a 1994-era file
+    # has no Allow, and splitting "/my file.html" would allow all of "/my".
+    paths = _WORDS.findall(value) if kind is Field.DISALLOW else [value]
+    result = []
+    for written in paths:
+        path = written
+        if path.lower().startswith(("http://", "https://")):
+            # Read a full URL as its path, as meant (F3); the host is not checked.
+            slash = path.find("/", path.find("//") + 2)
+            path = path[slash:] if slash >= 0 else "/"
+            warnings.append(ParseWarning(line_number, "full URL in a rule, its path is used"))
+        elif not path.startswith(("/", "*")):
+            path = "/" + path
+            warnings.append(ParseWarning(line_number, "path does not start with '/', one added"))
+        result.append(path)
+    return tuple(result)

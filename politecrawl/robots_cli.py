@@ -1,0 +1,181 @@
+"""``politecrawl robots ...``: look at a robots.txt the way the crawler reads it.
+
+``robots explain URL --file F`` prints the verdict for one URL with the line that decided it, and
+when the other semantics (draft / RFC 9309) would decide differently, says so with its own
+deciding line. Exit status: 0 allowed, 1 disallowed, 2 a usage or input error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from pathlib import Path
+from typing import Any, TextIO
+
+from politecrawl.errors import UserInputError
+from politecrawl.robots import SEMANTICS_NAMES, RobotsPolicy, Verdict, parse_robots
+
+DEFAULT_AGENT = "politecrawl"
+EXIT_ALLOWED = 0
+EXIT_DISALLOWED = 1
+_HTTP_URL = re.compile(r"https?://[^/?#\s]+([/?#]\S*)?", re.IGNORECASE)
+
+
+def add_robots_commands(commands: Any) -> None:
+    """Register ``robots`` and its sub-commands on the top-level sub-parser action."""
+    robots = commands.add_parser("robots", help="inspect robots.txt files")
+    robots_commands = robots.add_subparsers(dest="robots_command", metavar="COMMAND")
+    robots_commands.required = True
+    explain = robots_commands.add_parser(
+        "explain",
+        help="say whether a URL is allowed, and which robots.txt line decided",
+        description="Exit status: 0 allowed, 1 disallowed, 2 usage or input error.",
+    )
+    explain.add_argument("url", help="an absolute http(s) URL, or a path starting with '/'")
+    source = explain.add_mutually_exclusive_group(required=True)
+    source.add_argument("--file", type=Path, help="the robots.txt file to read")
+    source.add_argument(
+        "--fetch", action="store_true", help="fetch the URL's robots.txt (one polite GET)"
+    )
+    explain.add_argument(
+        "--agent", default=DEFAULT_AGENT, help=f"the robot's name token (default: {DEFAULT_AGENT})"
+    )
+    explain.add_argument(
+        "--semantics",
+        choices=SEMANTICS_NAMES,
+        default="draft",
+        help="how to read the file: the 1996 draft (default) or RFC 9309",
+    )
+    explain.set_defaults(run=run_explain)
+    show = robots_commands.add_parser(
+        "show", help="the cached robots.txt of an origin in a crawl database, and its expiry"
+    )
+    show.add_argument("origin", help="an origin or any URL of it: https://example.org")
+    show.add_argument("--db", required=True, help="crawl database: a path or a SQLAlchemy URL")
+    show.set_defaults(run=_run_show)
+
+
+def _run_show(args: argparse.Namespace) -> int:
+    from politecrawl.cli_inspect import robots_show_command  # noqa: PLC0415 (loads the store)
+
+    return robots_show_command(args)
+
+
+def read_robots_file(path: Path) -> bytes:
+    """The file's bytes, or a ``UserInputError`` naming it."""
+    try:
+        return path.read_bytes()
+    except FileNotFoundError:
+        raise UserInputError("no such file", path=path) from None
+    except IsADirectoryError:
+        raise UserInputError("is a directory, not a robots.txt file", path=path) from None
+    except OSError as error:
+        raise UserInputError(f"cannot read: {error.strerror}", path=path) from None
+
+
+def check_url(url: str) -> str:
+    """Accept an absolute http(s) URL or a path; anything else is a ``UserInputError``."""
+    if url.startswith("/") and not url.startswith("//"):
+        return url
+    if _HTTP_URL.fullmatch(url):
+        return url
+    raise UserInputError(f"not an http(s) URL or a path starting with '/': {url!r}")
+
+
+def run_explain(args: argparse.Namespace, out: TextIO | None = None) -> int:
+    """``robots explain``: print the verdict and the deciding line, in both semantics."""
+    out = out or sys.stdout
+    url = check_url(args.url)
+    if args.fetch:
+        body = _fetch_robots(url, args.agent, out)
+        if body is None:
+            return EXIT_DISALLOWED
+        args.file = Path(url.split("/", 3)[2]) / "robots.txt"  # only named in the output
+    else:
+        body = read_robots_file(args.file)
+    policy = parse_robots(body, semantics=args.semantics)
+    verdict = policy.explain(args.agent, url)
+    print(
+        f"{url}: {_verdict_word(verdict)} for {args.agent!r} ({verdict.semantics} semantics)",
+        file=out,
+    )
+    print(f"  {_deciding(verdict, args.file)}", file=out)
+    if policy.truncated:
+        print(f"  note: {args.file} was cut short by the parser's limits (O8)", file=out)
+    print(_other_semantics(policy, args.agent, url, args.file), file=out)
+    return EXIT_ALLOWED if verdict.allowed else EXIT_DISALLOWED
+
+
+def _fetch_robots(url: str, agent: str, out: TextIO) -> bytes | None:
+    """The body to judge ``url`` by, or None when the answer decides alone (printed)."""
+    from datetime import UTC, datetime  # noqa: PLC0415
+
+    from politecrawl.errors import FetchError  # noqa: PLC0415
+    from politecrawl.fetch import Fetcher  # noqa: PLC0415 (loads requests only for --fetch)
+    from politecrawl.robots.outcome import (  # noqa: PLC0415
+        RobotsRules,
+        outcome_of_failure,
+        outcome_of_response,
+    )
+    from politecrawl.urls import InvalidURL, origin_of  # noqa: PLC0415
+
+    try:
+        robots_url = origin_of(url).robots_url
+    except InvalidURL as error:
+        raise UserInputError(f"--fetch needs an absolute http(s) URL: {error.reason}") from None
+    now = datetime.now(UTC)
+    with Fetcher(user_agent=f"{agent}/robots-explain") as fetcher:
+        try:
+            for _ in range(6):  # O7: at most 5 redirects
+                result = fetcher.fetch(robots_url, max_bytes=512 * 1024)
+                if not (300 <= result.status < 400 and result.location):
+                    break
+                robots_url = result.location
+            outcome = outcome_of_response(
+                result.status,
+                dict(result.headers),
+                result.body,
+                now=now,
+                failures_before=0,
+                rules=RobotsRules(),
+            )
+        except FetchError as error:
+            outcome = outcome_of_failure(
+                str(error), now=now, failures_before=0, rules=RobotsRules()
+            )
+    print(f"{robots_url}: {outcome.reason}", file=out)
+    if outcome.kind == "parsed":
+        return outcome.body or b""
+    if outcome.kind == "allow_all":
+        return b""  # no records: everything allowed (A4), said below
+    if outcome.kind == "disallow_all":
+        print(f"{url}: DISALLOWED for {agent!r}: the whole origin", file=out)
+    else:
+        print(f"{url}: a crawler would defer it until robots.txt answers (O6)", file=out)
+    return None
+
+
+def _verdict_word(verdict: Verdict) -> str:
+    return "ALLOWED" if verdict.allowed else "DISALLOWED"
+
+
+def _deciding(verdict: Verdict, path: Path) -> str:
+    if verdict.rule is None:
+        return verdict.reason
+    return (
+        f"decided by {path}:{verdict.rule.line_number}: {verdict.rule.line}"
+        f"  (record at line {verdict.record_line}, path matched: {verdict.path})"
+    )
+
+
+def _other_semantics(policy: RobotsPolicy, agent: str, url: str, path: Path) -> str:
+    other = "rfc9309" if policy.semantics == "draft" else "draft"
+    disagreement = policy.disagreement(agent, url)
+    if disagreement is None:
+        return f"  {other} semantics agree."
+    theirs = disagreement[1]
+    return (
+        f"  {other} semantics would decide differently: {_verdict_word(theirs)}, "
+        f"{_deciding(theirs, path)}"
+    )

@@ -1,0 +1,33 @@
+"""The crawl database: the only package that imports SQLAlchemy and Alembic [C5, C6, E1].
+
+``open_database`` opens (creating or upgrading) a SQLite file or a PostgreSQL database;
+``Frontier`` schedules, leases and records URLs on it. Values crossing this boundary are frozen
+dataclasses; ORM rows never leave the package.
+"""
+
+from politecrawl.store.database import Database, DatabaseSettings, open_database, schema_head
+from politecrawl.store.frontier import Frontier
+from politecrawl.store.frontier_types import (
+    AddResult,
+    FrontierStats,
+    Lease,
+    LinkOut,
+    PageOutcome,
+    Wait,
+    worker_id,
+)
+
+__all__ = [
+    "AddResult",
+    "Database",
+    "DatabaseSettings",
+    "Frontier",
+    "FrontierStats",
+    "Lease",
+    "LinkOut",
+    "PageOutcome",
+    "Wait",
+    "open_database",
+    "schema_head",
+    "worker_id",
+]

@@ -1,0 +1,234 @@
+"""Opening a crawl database: the engine, SQLite's settings, migrations, and refusing strangers.
+
+[C5, C6] ``open_database`` takes a file path (SQLite) or a SQLAlchemy URL
+(``postgresql+psycopg://...``). Before anything is written it checks that the target is empty
+or a politecrawl crawl database; a foreign file or database, or one written by a newer
+politecrawl, is refused with a ``StoreError`` and left untouched. An older crawl database is
+upgraded in place (``alembic upgrade head``) before use.
+
+SQLite runs in WAL mode with ``synchronous=NORMAL``: a killed process loses nothing committed
+(only a power cut can lose the last transactions; ``synchronous_full`` closes that too). Write
+transactions (``Database.transaction``) open with ``BEGIN IMMEDIATE`` so that two writers never
+deadlock on a lock upgrade.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from collections.abc import Iterator
+from contextlib import closing, contextmanager
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from alembic import command
+from alembic.config import Config
+from alembic.script import ScriptDirectory
+from sqlalchemy import Connection, Engine, create_engine, event, inspect
+from sqlalchemy.engine import URL, make_url
+from sqlalchemy.exc import ArgumentError, DBAPIError, NoSuchModuleError
+
+from politecrawl.errors import StoreError
+
+VERSION_TABLE = "politecrawl_version"
+_VERSION_QUERY = f"SELECT version_num FROM {VERSION_TABLE}"  # noqa: S608 (constants only)
+_SQLITE_HEADER = b"SQLite format 3\x00"
+_BUSY_TIMEOUT_MS = 30_000
+_MIGRATION_LOCK_ID = 7_061_223_009  # any constant: politecrawl's PostgreSQL advisory lock
+
+
+@dataclass(frozen=True, slots=True)
+class DatabaseSettings:
+    """How to open the crawl database."""
+
+    synchronous_full: bool = False
+    """SQLite: ``synchronous=FULL``, so that not even a power cut loses a commit (slower)."""
+    pool_size: int = 8
+    """Connections kept per process (one per worker thread is enough)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Database:
+    """An open crawl database at the newest schema revision."""
+
+    engine: Engine
+    target: str
+    """What the user named: the path or the URL (its password hidden)."""
+
+    @property
+    def is_sqlite(self) -> bool:
+        """True for a SQLite file."""
+        return self.engine.dialect.name == "sqlite"
+
+    @contextmanager
+    def transaction(self) -> Iterator[Connection]:
+        """A write transaction: committed at the end of the block, rolled back on an error.
+
+        On SQLite it opens with ``BEGIN IMMEDIATE``, sent straight to the driver: the write lock
+        is taken up front, so two writers never deadlock upgrading a read lock. (An engine
+        "begin" event would do the same, but any engine event makes every statement pay for
+        SQLAlchemy's event dispatch.)
+        """
+        with self.engine.begin() as connection:
+            if self.is_sqlite:
+                driver_connection = connection.connection.driver_connection
+                assert driver_connection is not None
+                driver_connection.execute("BEGIN IMMEDIATE")
+            yield connection
+
+    def close(self) -> None:
+        """Release every connection."""
+        self.engine.dispose()
+
+
+def _alembic_config() -> Config:
+    config = Config()
+    # migrations/ is installed as politecrawl.migrations (see pyproject.toml).
+    config.set_main_option("script_location", str(resources.files("politecrawl.migrations")))
+    return config
+
+
+def schema_head() -> str:
+    """The newest revision this politecrawl knows."""
+    head = ScriptDirectory.from_config(_alembic_config()).get_current_head()
+    assert head is not None
+    return head
+
+
+def known_revisions() -> set[str]:
+    """Every revision this politecrawl knows."""
+    script = ScriptDirectory.from_config(_alembic_config())
+    return {revision.revision for revision in script.walk_revisions()}
+
+
+def to_url(target: str) -> URL:
+    """A SQLAlchemy URL for a path or a URL given by the user."""
+    if "://" not in target:
+        return URL.create("sqlite+pysqlite", database=str(Path(target).expanduser()))
+    try:
+        return make_url(target)
+    except ArgumentError as error:
+        raise StoreError(f"{target}: not a database URL or path ({error})") from None
+
+
+def _check_sqlite_file(path: Path, shown: str) -> None:
+    """Refuse a path that cannot hold a crawl database, before SQLite touches it."""
+    if path.is_dir():
+        raise StoreError(f"{shown}: is a directory, not a crawl database file")
+    if not path.parent.is_dir():
+        raise StoreError(f"{shown}: directory {path.parent} does not exist")
+    if not path.exists():
+        if not os.access(path.parent, os.W_OK):
+            raise StoreError(f"{shown}: cannot create a database in {path.parent} (read-only)")
+        return
+    with path.open("rb") as handle:
+        header = handle.read(len(_SQLITE_HEADER))
+    if not header:
+        return  # an empty file: a new database
+    if header != _SQLITE_HEADER:
+        raise StoreError(f"{shown}: not a crawl database (not an SQLite file); left unchanged")
+    # Look read-only first: opening it for real switches it to WAL mode, a change to the file.
+    try:
+        with closing(sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)) as peek:
+            tables = {row[0] for row in peek.execute("SELECT name FROM sqlite_master")}
+            current = None
+            if VERSION_TABLE in tables:
+                current = peek.execute(_VERSION_QUERY).fetchone()
+    except sqlite3.DatabaseError as error:
+        raise StoreError(
+            f"{shown}: not a usable SQLite database ({error}); left unchanged"
+        ) from None
+    _check_tables(tables, None if current is None else current[0], shown)
+    if not os.access(path, os.W_OK) or not os.access(path.parent, os.W_OK):
+        raise StoreError(f"{shown}: the database or its directory is read-only")
+
+
+def _check_tables(tables: set[str], current: str | None, shown: str) -> None:
+    """Refuse a database that holds other things, or that a newer politecrawl wrote."""
+    tables = {table for table in tables if not table.startswith("sqlite_")}
+    if tables and VERSION_TABLE not in tables:
+        listed = ", ".join(sorted(tables)[:5])
+        raise StoreError(
+            f"{shown}: not a crawl database (it holds other tables: {listed}); left unchanged"
+        )
+    if current is not None and current not in known_revisions():
+        raise StoreError(
+            f"{shown}: written by a newer politecrawl (schema {current}; this one knows up to "
+            f"{schema_head()}); upgrade politecrawl to use it"
+        )
+
+
+def _install_sqlite_settings(engine: Engine, settings: DatabaseSettings) -> None:
+    synchronous = "FULL" if settings.synchronous_full else "NORMAL"
+
+    @event.listens_for(engine, "connect")
+    def _on_connect(dbapi_connection: Any, _record: Any) -> None:
+        dbapi_connection.isolation_level = None  # Database.transaction() issues BEGIN itself
+        cursor = dbapi_connection.cursor()
+        cursor.execute(f"PRAGMA busy_timeout = {_BUSY_TIMEOUT_MS}")
+        cursor.execute("PRAGMA journal_mode = WAL")
+        cursor.execute(f"PRAGMA synchronous = {synchronous}")
+        cursor.execute("PRAGMA foreign_keys = ON")
+        cursor.close()
+
+
+def _create_engine(url: URL, settings: DatabaseSettings) -> Engine:
+    try:
+        if url.get_backend_name() == "sqlite":
+            engine = create_engine(
+                url,
+                connect_args={"check_same_thread": False, "timeout": _BUSY_TIMEOUT_MS / 1000},
+                pool_size=settings.pool_size,
+            )
+            _install_sqlite_settings(engine, settings)
+            return engine
+        return create_engine(url, pool_size=settings.pool_size, pool_pre_ping=True)
+    except (NoSuchModuleError, ImportError) as error:
+        raise StoreError(f"no driver for {url.drivername}: {error}") from None
+
+
+def _check_and_migrate(database: Database, shown: str) -> None:
+    with database.transaction() as connection:
+        if connection.dialect.name == "postgresql":
+            # Workers starting together on an empty database must not all create the schema:
+            # the first migrates, the others wait here and then find it done.
+            connection.exec_driver_sql(f"SELECT pg_advisory_xact_lock({_MIGRATION_LOCK_ID})")
+        tables = set(inspect(connection).get_table_names())
+        current = None
+        if VERSION_TABLE in tables:
+            current = connection.exec_driver_sql(_VERSION_QUERY).scalar()
+        _check_tables(tables, current, shown)
+        if current == schema_head():
+            return
+        config = _alembic_config()
+        config.attributes["connection"] = connection
+        command.upgrade(config, "head")
+
+
+def open_database(target: str, settings: DatabaseSettings | None = None) -> Database:
+    """Open (creating or upgrading) the crawl database at ``target``: a path or a URL."""
+    settings = settings or DatabaseSettings()
+    url = to_url(target)
+    shown = target if "://" not in target else url.render_as_string(hide_password=True)
+    if url.get_backend_name() == "sqlite" and url.database not in (None, "", ":memory:"):
+        _check_sqlite_file(Path(url.database), shown)
+    engine = _create_engine(url, settings)
+    database = Database(engine, shown)
+    try:
+        _check_and_migrate(database, shown)
+    except DBAPIError as error:
+        engine.dispose()
+        reason = " ".join(str(error.orig).split())  # drivers' messages span lines
+        raise StoreError(f"{shown}: cannot open the database: {reason}") from None
+    except StoreError:
+        engine.dispose()
+        raise
+    return database
+
+
+def upgrade_database(target: str) -> str:
+    """Apply every migration to ``target`` (also done on open); returns the revision."""
+    open_database(target).close()
+    return schema_head()

@@ -1,0 +1,273 @@
+"""Putting URLs into the frontier: canonical form, de-duplication, origins and hosts [C2, O1].
+
+URLs arrive in batches (a seed list, a page's links) and go in with one multi-row
+``INSERT ... ON CONFLICT DO NOTHING`` on the unique URL key, so tens of thousands per call are
+cheap and a URL already known, in any state, is never queued again in the pass. Origin and host
+rows are created on first sight and their ids cached for the life of the process.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Sequence
+from datetime import datetime
+from typing import Any, cast
+
+from sqlalchemy import Connection, Table, select, update
+from sqlalchemy.dialects import postgresql, sqlite
+
+from politecrawl.store.frontier_types import AddResult, LinkOut
+from politecrawl.store.schema import QUEUED, Host, Link, Origin, Url
+from politecrawl.urls import InvalidURL, canonicalize, split_canonical, url_key
+
+_hosts = cast(Table, Host.__table__)
+_origins = cast(Table, Origin.__table__)
+_urls = cast(Table, Url.__table__)
+_links = cast(Table, Link.__table__)
+
+
+class Enqueuer:
+    """Adds URLs and links inside the caller's transaction; caches origin and host ids."""
+
+    def __init__(
+        self,
+        is_sqlite: bool,
+        *,
+        default_delay_seconds: float,
+        max_in_flight_per_host: int,
+        pass_number: int,
+    ) -> None:
+        self._insert = sqlite.insert if is_sqlite else postgresql.insert
+        self.default_delay_seconds = default_delay_seconds
+        self.max_in_flight_per_host = max_in_flight_per_host
+        self.pass_number = pass_number
+        self._host_ids: dict[str, int] = {}
+        self._origin_ids: dict[str, tuple[int, int]] = {}
+
+    def add(
+        self,
+        connection: Connection,
+        urls: Iterable[str],
+        *,
+        now: datetime,
+        depth: int,
+        priority: int = 0,
+        discovered_from: int | None = None,
+    ) -> AddResult:
+        """Canonicalise, de-duplicate and queue ``urls``; report what was new."""
+        found, invalid, repeated = _canonical_urls(urls)
+        added = self._insert_urls(
+            connection,
+            found,
+            now=now,
+            depth=depth,
+            priority=priority,
+            discovered_from=discovered_from,
+        )
+        return AddResult(added, len(found) - added + repeated, tuple(invalid))
+
+    def _insert_urls(
+        self,
+        connection: Connection,
+        found: dict[bytes, str],
+        *,
+        now: datetime,
+        depth: int,
+        priority: int,
+        discovered_from: int | None,
+        redirect_hops: int = 0,
+    ) -> int:
+        if not found:
+            return 0
+        parts = {key: split_canonical(canonical) for key, canonical in found.items()}
+        ids = self._origin_and_host_ids(connection, dict(parts.values()), now)
+        rows = [
+            {
+                "url_key": key,
+                "url": canonical,
+                "origin_id": ids[parts[key][0]][0],
+                "host_id": ids[parts[key][0]][1],
+                "depth": depth,
+                "priority": priority,
+                "state": QUEUED,
+                "pass_number": self.pass_number,
+                "discovered_from": discovered_from,
+                "discovered_at": now,
+                "attempts": 0,
+                "redirect_hops": redirect_hops,
+            }
+            for key, canonical in found.items()
+        ]
+        statement = self._insert(_urls).on_conflict_do_nothing(index_elements=["url_key"])
+        # RETURNING counts what was inserted on both back ends (psycopg's executemany reports
+        # no rowcount); SQLAlchemy batches the rows into multi-row INSERTs ("insertmanyvalues").
+        added = len(connection.execute(statement.returning(_urls.c.id), rows).all())
+        host_ids = sorted({host_id for _, host_id in ids.values()})
+        for chunk in _chunks(host_ids):
+            connection.execute(
+                update(_hosts).where(_hosts.c.id.in_(chunk), ~_hosts.c.active).values(active=True)
+            )
+        return added
+
+    def _origin_and_host_ids(
+        self, connection: Connection, hosts_by_origin: dict[str, str], now: datetime
+    ) -> dict[str, tuple[int, int]]:
+        """``origin -> (origin id, host id)``, creating the rows not seen before, in batches."""
+        new_origins = {o: h for o, h in hosts_by_origin.items() if o not in self._origin_ids}
+        new_hosts = sorted({h for h in new_origins.values() if h not in self._host_ids})
+        if new_hosts:
+            host_rows = [self._new_host_row(host, now) for host in new_hosts]
+            connection.execute(
+                self._insert(_hosts).on_conflict_do_nothing(index_elements=["host"]), host_rows
+            )
+            for chunk in _chunks(new_hosts):
+                rows = connection.execute(
+                    select(_hosts.c.host, _hosts.c.id).where(_hosts.c.host.in_(chunk))
+                )
+                self._host_ids.update((row.host, row.id) for row in rows)
+        if new_origins:
+            origin_rows = [
+                {"origin": origin, "host_id": self._host_ids[host], "robots_failures": 0}
+                for origin, host in sorted(new_origins.items())
+            ]
+            connection.execute(
+                self._insert(_origins).on_conflict_do_nothing(index_elements=["origin"]),
+                origin_rows,
+            )
+            for chunk in _chunks(sorted(new_origins)):
+                rows = connection.execute(
+                    select(_origins.c.origin, _origins.c.id, _origins.c.host_id).where(
+                        _origins.c.origin.in_(chunk)
+                    )
+                )
+                self._origin_ids.update((row.origin, (row.id, row.host_id)) for row in rows)
+        return {origin: self._origin_ids[origin] for origin in hosts_by_origin}
+
+    def ensure_host(self, connection: Connection, host: str, now: datetime) -> None:
+        """Create the row of a host never seen before (for a slot outside the queue)."""
+        if host in self._host_ids:
+            return
+        connection.execute(
+            self._insert(_hosts).on_conflict_do_nothing(index_elements=["host"]),
+            [self._new_host_row(host, now)],
+        )
+        self._host_ids[host] = connection.execute(
+            select(_hosts.c.id).where(_hosts.c.host == host)
+        ).scalar_one()
+
+    def _new_host_row(self, host: str, now: datetime) -> dict[str, Any]:
+        return {
+            "host": host,
+            "active": True,
+            "next_fetch_at": now,
+            "in_flight": 0,
+            "max_in_flight": self.max_in_flight_per_host,
+            "delay_seconds": self.default_delay_seconds,
+            "backoff_seconds": 0.0,
+            "error_streak": 0,
+        }
+
+    def add_redirect(
+        self,
+        connection: Connection,
+        from_id: int,
+        from_depth: int,
+        target: str,
+        *,
+        hops: int,
+        now: datetime,
+    ) -> None:
+        """Queue a redirect's target as a URL of its own (C4): same depth, one hop more, so it
+        is fetched in its own host's slot after its own robots check, like any other hop."""
+        found, _, _ = _canonical_urls([target])
+        self._insert_urls(
+            connection,
+            found,
+            now=now,
+            depth=from_depth,
+            priority=0,
+            discovered_from=from_id,
+            redirect_hops=hops,
+        )
+        self.record_links(
+            connection,
+            from_id,
+            from_depth,
+            [LinkOut(target)],
+            follow_links=False,
+            now=now,
+            record_only=True,
+        )
+
+    def record_links(
+        self,
+        connection: Connection,
+        from_id: int,
+        from_depth: int,
+        links: Sequence[LinkOut],
+        *,
+        follow_links: bool,
+        now: datetime,
+        record_only: bool = False,
+    ) -> None:
+        """Queue the followable links one level deeper, and record every link for reports."""
+        nofollow_by_key: dict[bytes, bool] = {}
+        followable: dict[bytes, str] = {}
+        for link in links:
+            try:
+                canonical = canonicalize(link.url)
+            except InvalidURL:
+                continue
+            key = url_key(canonical)
+            skipped = link.nofollow or not follow_links
+            nofollow_by_key[key] = nofollow_by_key.get(key, True) and skipped
+            if record_only:
+                nofollow_by_key[key] = False
+            elif not skipped:
+                followable[key] = canonical
+        self._insert_urls(
+            connection,
+            followable,
+            now=now,
+            depth=from_depth + 1,
+            priority=0,
+            discovered_from=from_id,
+        )
+        if not nofollow_by_key:
+            return
+        targets: list[Any] = []
+        for chunk in _chunks(list(nofollow_by_key)):
+            targets += connection.execute(
+                select(_urls.c.id, _urls.c.url_key).where(_urls.c.url_key.in_(chunk))
+            ).all()
+        rows = [
+            {"from_id": from_id, "to_id": target.id, "nofollow": nofollow_by_key[target.url_key]}
+            for target in targets
+            if target.id != from_id
+        ]
+        if rows:
+            connection.execute(self._insert(_links).on_conflict_do_nothing(), rows)
+
+
+def _canonical_urls(urls: Iterable[str]) -> tuple[dict[bytes, str], list[tuple[str, str]], int]:
+    """``(key -> canonical URL, [(invalid URL, reason)], number of repeats)``."""
+    found: dict[bytes, str] = {}
+    invalid: list[tuple[str, str]] = []
+    repeated = 0
+    for raw in urls:
+        try:
+            canonical = canonicalize(raw)
+        except InvalidURL as error:
+            invalid.append((raw, error.reason))
+            continue
+        key = url_key(canonical)
+        if key in found:
+            repeated += 1
+        else:
+            found[key] = canonical
+    return found, invalid, repeated
+
+
+def _chunks(items: list[Any], size: int = 500) -> Iterator[list[Any]]:
+    """Slices of ``items`` small enough for an IN list on every back end."""
+    for start in range(0, len(items), size):
+        yield items[start : start + size]

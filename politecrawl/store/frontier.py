@@ -1,0 +1,543 @@
+"""The frontier: which URL is fetched next, by whom, and what became of it [C2, C5, P1-P3].
+
+Hosts are the unit of scheduling: a claim picks a host that is due (its next start time has
+come and it has fewer requests in flight than allowed), then that host's best queued URL through
+the index on (host, state, depth, priority, id), so the URL table is never scanned. The host's
+next start time is set at claim time, so a killed worker still leaves the host its politeness
+window (P1-P2); ``complete``/``fail``/``defer``/``release``/``exclude`` set it again from the
+finished request. Each is one short transaction; a page's new links go in with its outcome.
+
+Leases (C5): a claimed URL belongs to its worker until the lease expires; expired leases return
+to the queue, and so do, at once, the leases of workers on this machine whose process is gone.
+Claims are safe across threads (SQLite: ``BEGIN IMMEDIATE``) and processes (PostgreSQL:
+``FOR UPDATE SKIP LOCKED`` on the host row).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from datetime import datetime, timedelta
+from typing import Any, cast
+
+from sqlalchemy import Connection, Table, func, select, update
+
+from politecrawl.store import statements as sql
+from politecrawl.store.database import Database
+from politecrawl.store.enqueue import Enqueuer
+from politecrawl.store.frontier_types import (
+    AddResult,
+    FrontierStats,
+    Lease,
+    LinkOut,
+    PageOutcome,
+    Wait,
+)
+from politecrawl.store.leases import release_expired_leases, wake_deferred_urls
+from politecrawl.store.passes import current_pass, start_pass
+from politecrawl.store.schema import (
+    DEFERRED,
+    DONE,
+    FAILED,
+    LEASED,
+    QUEUED,
+    URL_STATES,
+    Host,
+    Link,
+    Origin,
+    Url,
+)
+
+_hosts = cast(Table, Host.__table__)
+_origins = cast(Table, Origin.__table__)
+_urls = cast(Table, Url.__table__)
+_links = cast(Table, Link.__table__)
+_HOUSEKEEPING_SECONDS = 1.0
+_KEPT_WHEN_NOT_MODIFIED = (
+    "final_url",
+    "content_type",
+    "etag",
+    "last_modified",
+    "content_hash",
+    "noindex",
+    "nofollow",
+    "size_bytes",
+)
+_MAX_EMPTY_HOSTS_PER_CLAIM = 50
+
+
+class Frontier:
+    """The crawl's queue, leases and per-host politeness state, in the crawl database."""
+
+    def __init__(
+        self,
+        database: Database,
+        *,
+        lease_seconds: float = 120.0,
+        default_delay_seconds: float = 1.0,
+        max_in_flight_per_host: int = 1,
+    ) -> None:
+        self.database = database
+        self.lease_seconds = lease_seconds
+        self.default_delay_seconds = default_delay_seconds
+        self.max_in_flight_per_host = max_in_flight_per_host
+        with database.engine.connect() as connection:
+            pass_number = current_pass(connection)
+        self.pass_number = pass_number
+        self._enqueuer = Enqueuer(
+            database.is_sqlite,
+            default_delay_seconds=default_delay_seconds,
+            max_in_flight_per_host=max_in_flight_per_host,
+            pass_number=pass_number,
+        )
+        self._origin_names: dict[int, str] = {}
+        self._housekeeping_at: datetime | None = None
+
+    # --- adding -----------------------------------------------------------------------------
+
+    def add(
+        self,
+        urls: Iterable[str],
+        *,
+        now: datetime,
+        depth: int = 0,
+        priority: int = 0,
+        discovered_from: int | None = None,
+    ) -> AddResult:
+        """Canonicalise, de-duplicate and queue URLs (C2), in one transaction."""
+        with self.database.transaction() as connection:
+            return self._enqueuer.add(
+                connection,
+                urls,
+                now=now,
+                depth=depth,
+                priority=priority,
+                discovered_from=discovered_from,
+            )
+
+    # --- claiming ---------------------------------------------------------------------------
+
+    def claim(self, worker: str, *, now: datetime) -> Lease | Wait:
+        """Lease the best URL of a due host to ``worker``, or say when to ask again."""
+        self._housekeeping(now)
+        with self.database.transaction() as connection:
+            lease = self._claim_in(connection, worker, now)
+        return lease if lease is not None else self._wait(now)
+
+    def _housekeeping(self, now: datetime) -> None:
+        if self._housekeeping_at is None or now >= self._housekeeping_at:
+            self.release_expired(now=now)
+            self.wake_deferred(now=now)
+            self._housekeeping_at = now + timedelta(seconds=_HOUSEKEEPING_SECONDS)
+
+    def _claim_in(self, connection: Connection, worker: str, now: datetime) -> Lease | None:
+        for _ in range(_MAX_EMPTY_HOSTS_PER_CLAIM):
+            host = sql.take_host_slot.first(connection, {"now": sql.epoch(now)})
+            if host is None:
+                return None
+            host_id, host_name = host
+            lease = self._lease_best_url(connection, host_id, host_name, worker, now)
+            if lease is not None:
+                return lease
+            sql.return_empty_slot.rowcount(connection, {"host_id": host_id})
+        return None
+
+    def _lease_best_url(
+        self, connection: Connection, host_id: int, host_name: str, worker: str, now: datetime
+    ) -> Lease | None:
+        expires_at = now + timedelta(seconds=self.lease_seconds)
+        claimed = sql.lease_best_url.first(
+            connection,
+            {"for_host": host_id, "owner": worker, "expires_at": sql.epoch(expires_at)},
+        )
+        if claimed is None:
+            return None
+        url_id, url, origin_id, depth, attempts, pass_number, hops, etag, last_modified = claimed
+        return Lease(
+            url_id=url_id,
+            url=url,
+            origin=self._origin_name(connection, origin_id),
+            host=host_name,
+            depth=depth,
+            attempts=attempts,
+            owner=worker,
+            expires_at=expires_at,
+            pass_number=pass_number,
+            claimed_at=now,
+            redirect_hops=hops,
+            etag=etag,
+            last_modified=last_modified,
+        )
+
+    def _origin_name(self, connection: Connection, origin_id: int) -> str:
+        name = self._origin_names.get(origin_id)
+        if name is None:
+            name = connection.execute(sql.ORIGIN_NAME, {"origin_id": origin_id}).scalar_one()
+            self._origin_names[origin_id] = name
+        return name
+
+    def _wait(self, now: datetime) -> Wait:
+        with self.database.transaction() as connection:
+            next_host = connection.execute(
+                select(func.min(_hosts.c.next_fetch_at)).where(
+                    _hosts.c.active, _hosts.c.in_flight < _hosts.c.max_in_flight
+                )
+            ).scalar()
+            next_deferred = connection.execute(
+                select(func.min(_urls.c.next_attempt_at)).where(_urls.c.state == DEFERRED)
+            ).scalar()
+            next_expiry = connection.execute(
+                select(func.min(_urls.c.lease_expires_at)).where(_urls.c.state == LEASED)
+            ).scalar()
+        candidates = [time for time in (next_host, next_deferred, next_expiry) if time is not None]
+        if not candidates:
+            return Wait(None, "nothing queued, leased or deferred")
+        until = max(min(candidates), now)
+        if next_expiry is not None and until == next_expiry:
+            reason = "requests in flight"
+        elif next_deferred is not None and until == next_deferred:
+            reason = "deferred work"
+        else:
+            reason = "politeness delay"
+        return Wait(until, reason)
+
+    # --- finishing ----------------------------------------------------------------------------
+
+    def complete(
+        self,
+        lease: Lease,
+        outcome: PageOutcome,
+        *,
+        now: datetime,
+        next_fetch_at: datetime,
+        links: Sequence[LinkOut] = (),
+        follow_links: bool = True,
+        host_delay_seconds: float | None = None,
+        redirect_to: str | None = None,
+    ) -> bool:
+        """Record a fetched page, queue its followable links, free its host (one transaction).
+
+        Links are recorded (for reports) whether followed or not; only those that are followable
+        (``follow_links`` and no rel=nofollow) are queued, one level deeper. Links must be
+        absolute URLs. Returns False when the lease had been lost (expired and claimed again):
+        nothing is recorded then.
+        """
+        with self.database.transaction() as connection:
+            return self._complete_in(
+                connection,
+                lease,
+                outcome,
+                now=now,
+                next_fetch_at=next_fetch_at,
+                links=links,
+                follow_links=follow_links,
+                host_delay_seconds=host_delay_seconds,
+                redirect_to=redirect_to,
+            )
+
+    def complete_and_claim(
+        self,
+        lease: Lease,
+        outcome: PageOutcome,
+        *,
+        worker: str,
+        now: datetime,
+        next_fetch_at: datetime,
+        links: Sequence[LinkOut] = (),
+        follow_links: bool = True,
+        host_delay_seconds: float | None = None,
+        redirect_to: str | None = None,
+    ) -> tuple[bool, Lease | Wait]:
+        """``complete`` and then ``claim`` in the same transaction: one commit per page.
+
+        Returns what ``complete`` returns and what ``claim`` returns.
+        """
+        self._housekeeping(now)
+        with self.database.transaction() as connection:
+            recorded = self._complete_in(
+                connection,
+                lease,
+                outcome,
+                now=now,
+                next_fetch_at=next_fetch_at,
+                links=links,
+                follow_links=follow_links,
+                host_delay_seconds=host_delay_seconds,
+                redirect_to=redirect_to,
+            )
+            following = self._claim_in(connection, worker, now)
+        return recorded, following if following is not None else self._wait(now)
+
+    def _complete_in(
+        self,
+        connection: Connection,
+        lease: Lease,
+        outcome: PageOutcome,
+        *,
+        now: datetime,
+        next_fetch_at: datetime,
+        links: Sequence[LinkOut],
+        follow_links: bool,
+        host_delay_seconds: float | None,
+        redirect_to: str | None = None,
+    ) -> bool:
+        values = {
+            "state": DONE if outcome.error is None else FAILED,
+            "status": outcome.status,
+            "final_url": outcome.final_url,
+            "content_type": outcome.content_type,
+            "etag": outcome.etag,
+            "last_modified": outcome.last_modified,
+            "content_hash": outcome.content_hash,
+            "noindex": outcome.noindex,
+            "nofollow": outcome.nofollow,
+            "elapsed_seconds": outcome.elapsed_seconds,
+            "size_bytes": outcome.size_bytes,
+            "error": outcome.error,
+            "fetched_at": now,
+            "attempts": lease.attempts + 1,
+        }
+        if outcome.status == 304:
+            # Not modified (a recrawl's conditional GET): what was learnt from the body stays.
+            for kept in _KEPT_WHEN_NOT_MODIFIED:
+                values.pop(kept)
+        if not self._finish(
+            connection, lease, values, next_fetch_at, host_delay_seconds=host_delay_seconds
+        ):
+            return False
+        if redirect_to is not None:
+            self._enqueuer.add_redirect(
+                connection,
+                lease.url_id,
+                lease.depth,
+                redirect_to,
+                hops=lease.redirect_hops + 1,
+                now=now,
+            )
+        if links:
+            self._enqueuer.record_links(
+                connection,
+                lease.url_id,
+                lease.depth,
+                links,
+                follow_links=follow_links,
+                now=now,
+            )
+        return True
+
+    def fail(
+        self,
+        lease: Lease,
+        error: str,
+        *,
+        now: datetime,
+        next_fetch_at: datetime,
+        retry_at: datetime | None = None,
+        status: int | None = None,
+        host_delay_seconds: float | None = None,
+    ) -> bool:
+        """A failed attempt: retried at ``retry_at`` (deferred), or final when it is None."""
+        values: dict[str, Any] = {
+            "status": status,
+            "error": error,
+            "attempts": lease.attempts + 1,
+            "fetched_at": now,
+        }
+        if retry_at is None:
+            values["state"] = FAILED
+        else:
+            values.update(state=DEFERRED, next_attempt_at=retry_at, reason="retry")
+        with self.database.transaction() as connection:
+            return self._finish(
+                connection, lease, values, next_fetch_at, host_delay_seconds=host_delay_seconds
+            )
+
+    def defer(
+        self,
+        lease: Lease,
+        *,
+        until: datetime | None,
+        reason: str,
+        detail: dict[str, Any] | None = None,
+        now: datetime,
+        next_fetch_at: datetime | None = None,
+    ) -> bool:
+        """Put the URL aside until ``until`` (robots.txt unreachable, O6; Retry-After, P3).
+
+        ``until=None``: not in this run (``wake_all_deferred`` brings it back on resume).
+        ``next_fetch_at=None`` (here and in ``exclude``): no request was made for the lease, so
+        the host gets back the slot it was due at when the lease was claimed.
+        """
+        values = {
+            "state": DEFERRED,
+            "next_attempt_at": until,
+            "reason": reason,
+            "reason_detail": _json(detail),
+        }
+        with self.database.transaction() as connection:
+            return self._finish(connection, lease, values, next_fetch_at)
+
+    def release(self, lease: Lease, *, now: datetime, next_fetch_at: datetime) -> bool:
+        """Give the URL back to the queue without counting an attempt (e.g. robots.txt first)."""
+        with self.database.transaction() as connection:
+            return self._finish(connection, lease, {"state": QUEUED}, next_fetch_at)
+
+    def exclude(
+        self,
+        lease: Lease,
+        *,
+        state: str,
+        reason: str,
+        detail: dict[str, Any] | None = None,
+        now: datetime,
+        next_fetch_at: datetime | None = None,
+    ) -> bool:
+        """Never fetch this URL in this pass, and keep why (robots line, scope rule, trap)."""
+        if state not in URL_STATES or state in (QUEUED, LEASED):
+            raise ValueError(f"not a final state: {state!r}")
+        values = {"state": state, "reason": reason, "reason_detail": _json(detail)}
+        with self.database.transaction() as connection:
+            return self._finish(connection, lease, values, next_fetch_at)
+
+    def _finish(
+        self,
+        connection: Connection,
+        lease: Lease,
+        values: dict[str, Any],
+        next_fetch_at: datetime | None,
+        *,
+        host_delay_seconds: float | None = None,
+        host_columns: dict[str, Any] | None = None,
+    ) -> bool:
+        params = {"url_id": lease.url_id, "owner": lease.owner, "lease_owner": None}
+        params["lease_expires_at"] = None
+        for column, value in values.items():
+            params[column] = sql.epoch(value) if isinstance(value, datetime) else value
+        if sql.finish_leased_url.rowcount(connection, params) != 1:
+            return False  # the lease expired and was handed out again: not ours to record
+        host_values: dict[str, Any] = {"host_name": lease.host, **(host_columns or {})}
+        if values.get("state") == QUEUED:
+            host_values["active"] = True
+        if host_delay_seconds is not None:
+            host_values["delay_seconds"] = host_delay_seconds
+        if next_fetch_at is None:
+            host_values["claimed_at"] = sql.epoch(lease.claimed_at)
+            sql.free_unused_host.rowcount(connection, host_values)
+        else:
+            host_values["next_at"] = sql.epoch(next_fetch_at)
+            sql.free_host.rowcount(connection, host_values)
+        return True
+
+    # --- housekeeping -----------------------------------------------------------------------
+
+    def release_expired(self, *, now: datetime) -> int:
+        """Return expired leases, and those of dead local processes, to the queue (C5)."""
+        with self.database.transaction() as connection:
+            return release_expired_leases(connection, now)
+
+    def wake_deferred(self, *, now: datetime) -> int:
+        """Queue again the deferred URLs whose time has come."""
+        with self.database.transaction() as connection:
+            return wake_deferred_urls(connection, now)
+
+    def start_pass(self, *, now: datetime, max_age: timedelta | None = None) -> int:
+        """Begin a recrawl pass (see ``politecrawl.store.passes``); returns its number."""
+        number = start_pass(self.database, now=now, max_age=max_age)
+        self.pass_number = number
+        self._enqueuer.pass_number = number
+        return number
+
+    def reserve_host(self, host: str, *, now: datetime) -> bool:
+        """Take a request slot on ``host`` outside a lease (a robots.txt redirect to another
+        host, O7); False when the host is busy or not due. A host never seen is created."""
+        with self.database.transaction() as connection:
+            self._enqueuer.ensure_host(connection, host, now)
+            return (
+                sql.take_named_host_slot.first(
+                    connection, {"host_name": host, "now": sql.epoch(now)}
+                )
+                is not None
+            )
+
+    def release_host(self, host: str, *, next_fetch_at: datetime) -> None:
+        """Give back a slot taken by ``reserve_host``, with the host's next start time."""
+        with self.database.transaction() as connection:
+            sql.free_host.rowcount(
+                connection, {"host_name": host, "next_at": sql.epoch(next_fetch_at)}
+            )
+
+    def wake_indefinitely_deferred(self, *, now: datetime) -> int:
+        """Queue again the URLs deferred for the rest of a run (``until=None``): a resumed run
+        retries unreachable robots.txt (O6)."""
+        with self.database.transaction() as connection:
+            return wake_deferred_urls(connection, now, indefinite=True)
+
+    def seed_origins(self) -> list[str]:
+        """The origins of the URLs added at depth 0: the crawl's seeds (scope C1)."""
+        with self.database.engine.connect() as connection:
+            rows = connection.execute(
+                select(_origins.c.origin)
+                .join(_urls, _urls.c.origin_id == _origins.c.id)
+                .where(_urls.c.depth == 0, _urls.c.redirect_hops == 0)
+                .distinct()
+            )
+            return sorted(row.origin for row in rows)
+
+    def defer_origin(
+        self, origin: str, *, until: datetime | None, reason: str, detail: Any = None
+    ) -> int:
+        """Defer every queued URL of ``origin`` (robots.txt unreachable, O6)."""
+        with self.database.transaction() as connection:
+            origin_id = connection.execute(
+                select(_origins.c.id).where(_origins.c.origin == origin)
+            ).scalar()
+            if origin_id is None:
+                return 0
+            return connection.execute(
+                update(_urls)
+                .where(_urls.c.origin_id == origin_id, _urls.c.state == QUEUED)
+                .values(
+                    state=DEFERRED,
+                    next_attempt_at=until,
+                    reason=reason,
+                    reason_detail=_json(detail),
+                )
+            ).rowcount
+
+    # --- reading ----------------------------------------------------------------------------
+
+    def stats(self, *, now: datetime, per_host: bool = False) -> FrontierStats:
+        """Counts per state (and per host), robots outcomes per origin, next ready time."""
+        with self.database.engine.connect() as connection:
+            by_state: dict[str, int] = dict(
+                connection.execute(
+                    select(_urls.c.state, func.count()).group_by(_urls.c.state)
+                ).all()
+            )
+            robots: dict[str, int] = dict(
+                connection.execute(
+                    select(
+                        func.coalesce(_origins.c.robots_outcome, "unknown"), func.count()
+                    ).group_by(_origins.c.robots_outcome)
+                ).all()
+            )
+            by_host: dict[str, dict[str, int]] = {}
+            if per_host:
+                rows = connection.execute(
+                    select(_hosts.c.host, _urls.c.state, func.count())
+                    .join(_urls, _urls.c.host_id == _hosts.c.id)
+                    .group_by(_hosts.c.host, _urls.c.state)
+                ).all()
+                for host, state, count in rows:
+                    by_host.setdefault(host, {})[state] = count
+        wait = self._wait(now)
+        return FrontierStats(
+            {state: by_state.get(state, 0) for state in URL_STATES},
+            by_host,
+            robots,
+            wait.until,
+        )
+
+
+def _json(detail: Any) -> str | None:
+    return None if detail is None else json.dumps(detail, sort_keys=True, default=str)

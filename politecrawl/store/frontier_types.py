@@ -1,0 +1,93 @@
+"""What the frontier hands out and takes back: frozen values, never ORM rows (STYLE 7)."""
+
+from __future__ import annotations
+
+import os
+import socket
+from dataclasses import dataclass, field
+from datetime import datetime
+
+
+@dataclass(frozen=True, slots=True)
+class Lease:
+    """A URL claimed by one worker until ``expires_at``."""
+
+    url_id: int
+    url: str
+    origin: str
+    host: str
+    depth: int
+    attempts: int
+    """Fetch attempts before this one."""
+    owner: str
+    expires_at: datetime
+    pass_number: int
+    claimed_at: datetime
+    """When the lease was taken: the host was due then (its politeness window had passed)."""
+    redirect_hops: int = 0
+    etag: str | None = None
+    last_modified: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Wait:
+    """No URL is ready: try again at ``until``; ``until is None`` means the frontier is empty."""
+
+    until: datetime | None
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class AddResult:
+    """What ``add`` did with the URLs it was given."""
+
+    added: int
+    known: int
+    """Already in the frontier (in any state): never fetched twice in a pass (C2)."""
+    invalid: tuple[tuple[str, str], ...] = ()
+    """``(url, reason)`` for URLs that are not crawlable URLs."""
+
+
+@dataclass(frozen=True, slots=True)
+class PageOutcome:
+    """What a finished fetch found, recorded on the URL's row."""
+
+    status: int | None
+    final_url: str | None = None
+    content_type: str | None = None
+    etag: str | None = None
+    last_modified: str | None = None
+    content_hash: str | None = None
+    noindex: bool | None = None
+    nofollow: bool | None = None
+    elapsed_seconds: float | None = None
+    size_bytes: int | None = None
+    error: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class LinkOut:
+    """A link found on a page: its URL (any form) and whether it carried rel=nofollow."""
+
+    url: str
+    nofollow: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class FrontierStats:
+    """Counts for progress displays and ``politecrawl status``."""
+
+    by_state: dict[str, int]
+    by_host: dict[str, dict[str, int]] = field(default_factory=dict)
+    robots_outcomes: dict[str, int] = field(default_factory=dict)
+    next_ready_at: datetime | None = None
+
+    @property
+    def total(self) -> int:
+        """Every URL the frontier knows."""
+        return sum(self.by_state.values())
+
+
+def worker_id(name: str = "") -> str:
+    """A lease owner name: host name, process id and an optional per-thread suffix."""
+    return f"{socket.gethostname()}:{os.getpid()}" + (f":{name}" if name else "")

@@ -1,0 +1,78 @@
+"""Hosts as ``politecrawl status`` shows them: what each one waits for [P1-P3, O6]."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import cast
+
+from sqlalchemy import Table, func, select
+
+from politecrawl.store.database import Database
+from politecrawl.store.schema import DEFERRED, LEASED, QUEUED, Host, Url
+
+_hosts = cast(Table, Host.__table__)
+_urls = cast(Table, Url.__table__)
+
+
+@dataclass(frozen=True, slots=True)
+class HostWait:
+    """One host: its queue, what is in flight, and why it is not being asked right now."""
+
+    host: str
+    queued: int
+    in_flight: int
+    deferred: int
+    delay_seconds: float
+    next_fetch_at: datetime
+    deferred_reasons: tuple[str, ...]
+    """Why its deferred URLs wait: robots-deferred (O6), retry (P3), crawl-delay-above-cap."""
+
+    def why(self, now: datetime) -> str:
+        """One phrase: what this host waits for."""
+        if self.in_flight:
+            return f"{self.in_flight} request(s) in flight"
+        wait = (self.next_fetch_at - now).total_seconds()
+        if self.queued and wait > 0:
+            return f"politeness delay ({self.delay_seconds:g} s between requests): {wait:.1f} s"
+        if self.queued:
+            return "ready"
+        if self.deferred:
+            return "deferred: " + ", ".join(self.deferred_reasons)
+        return "nothing queued"
+
+
+def host_waits(database: Database) -> list[HostWait]:
+    """Every host with work left (queued, leased or deferred), by host name."""
+    with database.engine.connect() as connection:
+        counts = connection.execute(
+            select(_urls.c.host_id, _urls.c.state, func.count())
+            .where(_urls.c.state.in_((QUEUED, LEASED, DEFERRED)))
+            .group_by(_urls.c.host_id, _urls.c.state)
+        ).all()
+        reasons = connection.execute(
+            select(_urls.c.host_id, _urls.c.reason).where(_urls.c.state == DEFERRED).distinct()
+        ).all()
+        host_ids = sorted({row[0] for row in counts})
+        hosts = connection.execute(select(_hosts).where(_hosts.c.id.in_(host_ids))).all()
+    by_host: dict[int, dict[str, int]] = {}
+    for host_id, state, count in counts:
+        by_host.setdefault(host_id, {})[state] = count
+    why: dict[int, list[str]] = {}
+    for host_id, reason in reasons:
+        why.setdefault(host_id, []).append(reason or "deferred")
+    return sorted(
+        (
+            HostWait(
+                host=row.host,
+                queued=by_host[row.id].get(QUEUED, 0),
+                in_flight=by_host[row.id].get(LEASED, 0),
+                deferred=by_host[row.id].get(DEFERRED, 0),
+                delay_seconds=row.delay_seconds,
+                next_fetch_at=row.next_fetch_at,
+                deferred_reasons=tuple(sorted(why.get(row.id, []))),
+            )
+            for row in hosts
+        ),
+        key=lambda wait: wait.host,
+    )

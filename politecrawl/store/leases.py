@@ -1,0 +1,91 @@
+"""Housekeeping of leases and waits: what returns to the queue, and when [C5, O6].
+
+A lease returns to the queue when it expires, or at once when its owner is a process on this
+machine that is gone (a crawl killed with SIGKILL resumes without waiting for the lease time).
+Deferred URLs return when their time comes. Both wake their hosts.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+from collections import Counter
+from datetime import datetime
+from typing import cast
+
+from sqlalchemy import Connection, Table, and_, case, select, update
+
+from politecrawl.store.schema import DEFERRED, LEASED, QUEUED, Host, Url
+
+_hosts = cast(Table, Host.__table__)
+_urls = cast(Table, Url.__table__)
+
+
+def _process_is_gone(owner: str) -> bool:
+    """True when ``owner`` names a process on this machine that no longer runs."""
+    parts = owner.split(":")
+    if len(parts) < 2 or parts[0] != socket.gethostname() or not parts[1].isdigit():
+        return False
+    try:
+        os.kill(int(parts[1]), 0)
+    except ProcessLookupError:
+        return True
+    except PermissionError:
+        return False
+    return False
+
+
+def _dead_owners(connection: Connection) -> list[str]:
+    owners = connection.execute(
+        select(_urls.c.lease_owner).where(_urls.c.state == LEASED).distinct()
+    ).scalars()
+    return [owner for owner in owners if owner and _process_is_gone(owner)]
+
+
+def release_expired_leases(connection: Connection, now: datetime) -> int:
+    """Queue again leased URLs whose lease expired or whose local owner process is gone."""
+    leased = connection.execute(
+        select(_urls.c.id, _urls.c.host_id)
+        .where(_urls.c.state == LEASED)
+        .where((_urls.c.lease_expires_at < now) | _urls.c.lease_owner.in_(_dead_owners(connection)))
+    ).all()
+    if not leased:
+        return 0
+    connection.execute(
+        update(_urls)
+        .where(_urls.c.id.in_([row.id for row in leased]), _urls.c.state == LEASED)
+        .values(state=QUEUED, lease_owner=None, lease_expires_at=None)
+    )
+    # The lost requests may still be ending on the server: the host gets its delay again from
+    # now, so a resumed crawl never follows a killed one too closely (P2).
+    quiet_until = now.timestamp() + _hosts.c.delay_seconds
+    for host_id, count in Counter(row.host_id for row in leased).items():
+        connection.execute(
+            update(_hosts)
+            .where(_hosts.c.id == host_id)
+            .values(
+                in_flight=case((_hosts.c.in_flight > count, _hosts.c.in_flight - count), else_=0),
+                active=True,
+                next_fetch_at=case(
+                    (_hosts.c.next_fetch_at > quiet_until, _hosts.c.next_fetch_at),
+                    else_=quiet_until,
+                ),
+            )
+        )
+    return len(leased)
+
+
+def wake_deferred_urls(connection: Connection, now: datetime, *, indefinite: bool = False) -> int:
+    """Queue again the deferred URLs whose time has come, or (``indefinite``) those deferred
+    for the rest of a run, and wake their hosts."""
+    due = and_(_urls.c.state == DEFERRED, _urls.c.next_attempt_at <= now)
+    if indefinite:
+        due = and_(_urls.c.state == DEFERRED, _urls.c.next_attempt_at.is_(None))
+    host_ids = list(connection.execute(select(_urls.c.host_id).where(due).distinct()).scalars())
+    if not host_ids:
+        return 0
+    woken = connection.execute(
+        update(_urls).where(due).values(state=QUEUED, next_attempt_at=None)
+    ).rowcount
+    connection.execute(update(_hosts).where(_hosts.c.id.in_(host_ids)).values(active=True))
+    return woken

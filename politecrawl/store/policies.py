@@ -1,0 +1,81 @@
+"""The robots.txt cache of every origin, in the crawl database [E1, E4].
+
+Policies survive restarts and are shared by every worker and process of a crawl. The store
+keeps outcomes (``politecrawl.robots.outcome.RobotsOutcome``), not parsed policies: parsing is
+cheap and pure, and the raw body is what a person wants to see in ``robots show``.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import cast
+
+from sqlalchemy import Table, select, update
+
+from politecrawl.robots.outcome import RobotsOutcome
+from politecrawl.store.database import Database
+from politecrawl.store.schema import Origin
+
+_origins = cast(Table, Origin.__table__)
+
+
+class PolicyStore:
+    """Read and write the robots.txt outcome of origins."""
+
+    def __init__(self, database: Database) -> None:
+        self.database = database
+
+    def get(self, origin: str) -> RobotsOutcome | None:
+        """The stored outcome of ``origin``, or None when robots.txt was never fetched."""
+        with self.database.engine.connect() as connection:
+            row = connection.execute(select(_origins).where(_origins.c.origin == origin)).first()
+        if row is None or row.robots_outcome is None:
+            return None
+        return RobotsOutcome(
+            kind=row.robots_outcome,
+            status=row.robots_status,
+            body=row.robots_body,
+            reason=row.robots_error or "",
+            expires_at=row.robots_expires_at,
+            retry_at=row.robots_retry_at,
+            failures=row.robots_failures,
+            etag=row.robots_etag,
+            last_modified=row.robots_last_modified,
+        )
+
+    def put(self, origin: str, outcome: RobotsOutcome, *, now: datetime) -> None:
+        """Store ``outcome`` for ``origin`` (the origin row exists once a URL of it was added)."""
+        with self.database.transaction() as connection:
+            connection.execute(
+                update(_origins)
+                .where(_origins.c.origin == origin)
+                .values(
+                    robots_outcome=outcome.kind,
+                    robots_status=outcome.status,
+                    robots_body=outcome.body,
+                    robots_error=outcome.reason,
+                    robots_etag=outcome.etag,
+                    robots_last_modified=outcome.last_modified,
+                    robots_fetched_at=now,
+                    robots_expires_at=outcome.expires_at,
+                    robots_retry_at=outcome.retry_at,
+                    robots_failures=outcome.failures,
+                )
+            )
+
+    def retry_exhausted(self, *, now: datetime) -> int:
+        """Origins whose robots.txt attempts ran out in an earlier run are tried again (O6)."""
+        with self.database.transaction() as connection:
+            return connection.execute(
+                update(_origins)
+                .where(
+                    _origins.c.robots_outcome == "deferred", _origins.c.robots_retry_at.is_(None)
+                )
+                .values(robots_retry_at=now, robots_failures=0)
+            ).rowcount
+
+    def all(self) -> dict[str, RobotsOutcome | None]:
+        """Every origin of the crawl with its outcome (None: not fetched yet)."""
+        with self.database.engine.connect() as connection:
+            names = connection.execute(select(_origins.c.origin)).scalars().all()
+        return {name: self.get(name) for name in names}

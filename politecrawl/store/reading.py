@@ -1,0 +1,323 @@
+"""Reading a crawl database back: read-only queries for reports and ``politecrawl why``.
+
+[C5, E1, O6] Every question the maintenance report asks is one query (or one per few hundred
+ids, for IN lists), never one per row: pages linking to broken URLs come with a join over
+``links`` (indexed on ``to_id``), URLs of one origin through the index on (origin, state).
+Nothing here writes. Rows leave the store as the frozen dataclasses of ``reading_types``
+(``UrlRow``, ``OriginRobots``, ...), never as ORM objects; ``reason_detail`` JSON is decoded.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from typing import Any, cast
+
+from sqlalchemy import Select, Table, and_, func, or_, select
+
+from politecrawl.errors import UserInputError
+from politecrawl.store.database import Database
+from politecrawl.store.reading_types import BrokenUrl, OriginRobots, Referrer, UrlHistory, UrlRow
+from politecrawl.store.schema import (
+    DEFERRED,
+    DONE,
+    EXCLUDED,
+    FAILED,
+    OUT_OF_SCOPE,
+    URL_STATES,
+    Link,
+    Origin,
+    Url,
+)
+from politecrawl.urls import InvalidURL, canonicalize, url_key
+
+_origins = cast(Table, Origin.__table__)
+_urls = cast(Table, Url.__table__)
+_links = cast(Table, Link.__table__)
+_parent = _urls.alias("parent")
+_CHUNK = 500  # ids per IN list: well under every back end's parameter limit
+FETCHED_STATES = (DONE, FAILED)
+
+
+def _url_select() -> Select[Any]:
+    return (
+        select(
+            _urls.c.id,
+            _urls.c.url,
+            _origins.c.origin,
+            _urls.c.state,
+            _urls.c.depth,
+            _urls.c.status,
+            _urls.c.final_url,
+            _urls.c.content_type,
+            _urls.c.noindex,
+            _urls.c.nofollow,
+            _urls.c.attempts,
+            _urls.c.redirect_hops,
+            _urls.c.discovered_at,
+            _parent.c.url.label("discovered_from"),
+            _urls.c.fetched_at,
+            _urls.c.elapsed_seconds,
+            _urls.c.size_bytes,
+            _urls.c.error,
+            _urls.c.reason,
+            _urls.c.reason_detail,
+            _urls.c.next_attempt_at,
+        )
+        .join_from(_urls, _origins, _urls.c.origin_id == _origins.c.id)
+        .outerjoin(_parent, _parent.c.id == _urls.c.discovered_from)
+    )
+
+
+def _detail(text: str | None) -> Mapping[str, Any]:
+    if not text:
+        return {}
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return {"raw": text}
+    return value if isinstance(value, dict) else {"value": value}
+
+
+def _url_row(values: dict[str, Any]) -> UrlRow:
+    values["detail"] = _detail(values.pop("reason_detail"))
+    values["attempts"] = values["attempts"] or 0
+    values["redirect_hops"] = values["redirect_hops"] or 0
+    return UrlRow(**values)
+
+
+def _query(database: Database, statement: Select[Any]) -> list[UrlRow]:
+    with database.engine.connect() as connection:
+        return [_url_row(row._asdict()) for row in connection.execute(statement)]
+
+
+def _chunks(items: Sequence[Any]) -> Iterator[Sequence[Any]]:
+    for start in range(0, len(items), _CHUNK):
+        yield items[start : start + _CHUNK]
+
+
+def state_counts(database: Database) -> dict[str, int]:
+    """How many URLs are in each state (every state named, zero included)."""
+    with database.engine.connect() as connection:
+        found: dict[str, int] = dict(
+            connection.execute(select(_urls.c.state, func.count()).group_by(_urls.c.state)).all()
+        )
+    return {state: int(found.get(state, 0)) for state in URL_STATES}
+
+
+def urls_in_state(database: Database, state: str, *, limit: int | None = None) -> list[UrlRow]:
+    """The URLs in ``state``, oldest first."""
+    return _query(
+        database, _url_select().where(_urls.c.state == state).order_by(_urls.c.id).limit(limit)
+    )
+
+
+def referrers(database: Database, url_ids: Iterable[int]) -> dict[int, tuple[Referrer, ...]]:
+    """For each id, the pages linking to it (sorted by URL); ids nobody links to are absent."""
+    ids = sorted(set(url_ids))
+    found: dict[int, list[Referrer]] = {}
+    with database.engine.connect() as connection:
+        for chunk in _chunks(ids):
+            rows = connection.execute(
+                select(_links.c.to_id, _links.c.nofollow, _urls.c.url)
+                .join(_urls, _urls.c.id == _links.c.from_id)
+                .where(_links.c.to_id.in_(chunk))
+                .order_by(_links.c.to_id, _urls.c.url)
+            )
+            for to_id, nofollow, url in rows:
+                found.setdefault(to_id, []).append(Referrer(url, bool(nofollow)))
+    return {to_id: tuple(items) for to_id, items in found.items()}
+
+
+def broken_urls(database: Database) -> list[BrokenUrl]:
+    """Fetched URLs answered with status >= 400, and URLs that failed for good (network error,
+    too many redirects), each with the pages linking to it. A URL waiting for a retry is
+    deferred, not broken (yet)."""
+    rows = _query(
+        database,
+        _url_select()
+        .where(or_(and_(_urls.c.state == DONE, _urls.c.status >= 400), _urls.c.state == FAILED))
+        .order_by(_urls.c.url),
+    )
+    linking = referrers(database, [row.id for row in rows])
+    return [BrokenUrl(row, linking.get(row.id, ())) for row in rows]
+
+
+def redirect_rows(database: Database) -> list[UrlRow]:
+    """URLs answered with a 3xx and a Location (``final_url``): one row per hop (C4)."""
+    return _query(
+        database,
+        _url_select()
+        .where(_urls.c.final_url.is_not(None), _urls.c.status >= 300, _urls.c.status < 400)
+        .order_by(_urls.c.id),
+    )
+
+
+def rows_by_url(database: Database, urls: Iterable[str]) -> dict[str, UrlRow]:
+    """The rows of ``urls`` (any spelling; looked up by canonical key), keyed as given.
+
+    URLs that are not valid, or not in the crawl, are absent.
+    """
+    keys: dict[bytes, list[str]] = {}
+    for url in urls:
+        try:
+            keys.setdefault(url_key(canonicalize(url)), []).append(url)
+        except InvalidURL:
+            continue
+    found: dict[str, UrlRow] = {}
+    with database.engine.connect() as connection:
+        for chunk in _chunks(list(keys)):
+            statement = _url_select().add_columns(_urls.c.url_key).where(_urls.c.url_key.in_(chunk))
+            for row in connection.execute(statement):
+                values = row._asdict()
+                url_row = _url_row({name: values[name] for name in values if name != "url_key"})
+                for given in keys[values["url_key"]]:
+                    found[given] = url_row
+    return found
+
+
+def urls_by_reason(
+    database: Database, reasons: Sequence[str], *, state: str | None = None
+) -> list[UrlRow]:
+    """URLs not fetched for one of ``reasons`` (robots, scope, trap, steering, ...), by URL."""
+    statement = _url_select().where(_urls.c.reason.in_(list(reasons)))
+    if state is not None:
+        statement = statement.where(_urls.c.state == state)
+    return _query(database, statement.order_by(_urls.c.url))
+
+
+def robots_exclusions(database: Database) -> list[UrlRow]:
+    """URLs excluded by robots.txt; ``detail`` has origin, semantics, line, text, why and
+    robots_status (O3-O5, M1)."""
+    return urls_by_reason(database, ["robots"], state=EXCLUDED)
+
+
+def out_of_scope(database: Database) -> list[UrlRow]:
+    """URLs refused by scope rules, trap guards or the anti-steering guard (C1, C3); ``detail``
+    has the rule."""
+    return _query(
+        database, _url_select().where(_urls.c.state == OUT_OF_SCOPE).order_by(_urls.c.url)
+    )
+
+
+def directive_pages(database: Database) -> list[UrlRow]:
+    """Fetched pages marked noindex or nofollow by META robots or X-Robots-Tag (T1-T5)."""
+    return _query(
+        database,
+        _url_select()
+        .where(or_(_urls.c.noindex.is_(True), _urls.c.nofollow.is_(True)))
+        .order_by(_urls.c.url),
+    )
+
+
+def deferred_urls(database: Database) -> list[UrlRow]:
+    """Deferred URLs, soonest first (a URL waiting for the next run, O6, comes last)."""
+    return _query(
+        database,
+        _url_select()
+        .where(_urls.c.state == DEFERRED)
+        .order_by(_urls.c.next_attempt_at.is_(None), _urls.c.next_attempt_at, _urls.c.url),
+    )
+
+
+def slow_pages(database: Database, *, min_seconds: float) -> list[UrlRow]:
+    """Fetched URLs whose response took longer than ``min_seconds``, slowest first."""
+    return _query(
+        database,
+        _url_select()
+        .where(_urls.c.elapsed_seconds > min_seconds)
+        .order_by(_urls.c.elapsed_seconds.desc(), _urls.c.url),
+    )
+
+
+def origins(
+    database: Database,
+    *,
+    outcome: str | None = None,
+    name: str | None = None,
+    with_body: bool = False,
+) -> list[OriginRobots]:
+    """Every origin (or those whose robots outcome is ``outcome``, or the one called ``name``)
+    with its robots.txt state, by name. Bodies (up to 512 KiB each, O8) are read only when
+    ``with_body``; otherwise use ``robots_body`` one origin at a time."""
+    counts = (
+        select(_urls.c.origin_id, func.count().label("url_count"))
+        .group_by(_urls.c.origin_id)
+        .subquery()
+    )
+    columns = [column for column in _origins.c if with_body or column.name != "robots_body"]
+    statement = (
+        select(
+            *columns,
+            func.length(_origins.c.robots_body).label("body_bytes"),
+            func.coalesce(counts.c.url_count, 0).label("url_count"),
+        )
+        .outerjoin(counts, counts.c.origin_id == _origins.c.id)
+        .order_by(_origins.c.origin)
+    )
+    if outcome is not None:
+        statement = statement.where(_origins.c.robots_outcome == outcome)
+    if name is not None:
+        statement = statement.where(_origins.c.origin == name)
+    with database.engine.connect() as connection:
+        return [_origin_robots(row._asdict()) for row in connection.execute(statement)]
+
+
+def robots_body(database: Database, origin_id: int) -> bytes | None:
+    """The stored robots.txt body of one origin (None unless its outcome was parsed)."""
+    with database.engine.connect() as connection:
+        body: bytes | None = connection.execute(
+            select(_origins.c.robots_body).where(_origins.c.id == origin_id)
+        ).scalar()
+    return body
+
+
+def _origin_robots(values: dict[str, Any]) -> OriginRobots:
+    return OriginRobots(
+        id=values["id"],
+        origin=values["origin"],
+        outcome=values["robots_outcome"],
+        status=values["robots_status"],
+        body=values.get("robots_body"),
+        body_bytes=values["body_bytes"],
+        reason=values["robots_error"],
+        fetched_at=values["robots_fetched_at"],
+        expires_at=values["robots_expires_at"],
+        retry_at=values["robots_retry_at"],
+        failures=values["robots_failures"] or 0,
+        etag=values["robots_etag"],
+        last_modified=values["robots_last_modified"],
+        url_count=int(values["url_count"]),
+    )
+
+
+def origin_urls(
+    database: Database, origin_id: int, *, states: Sequence[str] = (*FETCHED_STATES, EXCLUDED)
+) -> list[str]:
+    """The URLs of one origin in ``states`` (through the index on origin and state)."""
+    with database.engine.connect() as connection:
+        return list(
+            connection.execute(
+                select(_urls.c.url)
+                .where(_urls.c.origin_id == origin_id, _urls.c.state.in_(list(states)))
+                .order_by(_urls.c.url)
+            ).scalars()
+        )
+
+
+def url_history(database: Database, url: str) -> UrlHistory | None:
+    """What the crawl knows about ``url`` (any spelling), or None when it never saw it.
+
+    Raises ``UserInputError`` when ``url`` is not a crawlable URL (B1).
+    """
+    try:
+        canonical = canonicalize(url)
+    except InvalidURL as error:
+        raise UserInputError(f"{url}: {error.reason}") from None
+    rows = _query(database, _url_select().where(_urls.c.url_key == url_key(canonical)))
+    if not rows:
+        return None
+    row = rows[0]
+    origin = origins(database, name=row.origin, with_body=True)
+    linking = referrers(database, [row.id]).get(row.id, ())
+    return UrlHistory(row, linking, origin[0] if origin else None)

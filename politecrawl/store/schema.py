@@ -1,0 +1,223 @@
+"""The crawl database's tables, as typed SQLAlchemy 2 models [C5, C6, E1, P1].
+
+The schema changes only through Alembic revisions in ``migrations/``; these models are what the
+newest revision builds, and a test checks that autogenerate finds no difference. ORM classes
+never leave ``politecrawl.store``: the frontier and policy store hand out frozen dataclasses.
+
+Times are aware UTC datetimes in Python and seconds since the epoch in the database
+(``EpochTime``, double precision): one type on both back ends, arithmetic in SQL for the
+scheduler (``next start = now + delay``), and no date strings to parse on SQLite's hot path.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    LargeBinary,
+    MetaData,
+    String,
+    Text,
+    text,
+)
+from sqlalchemy.engine import Dialect
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+from sqlalchemy.types import TypeDecorator
+
+NAMING_CONVENTION = {
+    "ix": "ix_%(table_name)s_%(column_0_N_name)s",
+    "uq": "uq_%(table_name)s_%(column_0_N_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+# URL states. "queued" and "deferred" wait; "leased" is being fetched; the rest are final for a
+# pass. Every URL that was not fetched keeps its reason (``reason`` and ``reason_detail``).
+QUEUED = "queued"
+LEASED = "leased"
+DONE = "done"
+FAILED = "failed"
+EXCLUDED = "excluded"  # by robots.txt (O3-O5) or by META/nofollow-only discovery (T5, T6)
+DEFERRED = "deferred"  # waits for a time: robots.txt unreachable (O6), Retry-After, back-off
+OUT_OF_SCOPE = "out_of_scope"  # scope rules and trap guards (C1, C3)
+URL_STATES = (QUEUED, LEASED, DONE, FAILED, EXCLUDED, DEFERRED, OUT_OF_SCOPE)
+
+# The id of a URL row: BIGINT on PostgreSQL, INTEGER (the rowid) on SQLite.
+_ID = BigInteger().with_variant(Integer(), "sqlite")
+
+
+class EpochTime(TypeDecorator[datetime]):
+    """Aware UTC datetimes in and out; seconds since the epoch (a float) in the database."""
+
+    impl = Float(precision=53)
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: Dialect) -> float | None:
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            raise ValueError(f"naive datetime {value!r}: politecrawl stores aware UTC times only")
+        return value.timestamp()
+
+    def process_result_value(self, value: Any, dialect: Dialect) -> datetime | None:
+        return None if value is None else datetime.fromtimestamp(float(value), UTC)
+
+
+class Base(DeclarativeBase):
+    """Declarative base with one MetaData and a naming convention for constraints."""
+
+    metadata = MetaData(naming_convention=NAMING_CONVENTION)
+    type_annotation_map = {datetime: EpochTime()}  # noqa: RUF012 (SQLAlchemy's own hook)
+
+
+class CrawlRun(Base):
+    """One run of ``crawl()``: when, with which configuration, and what it did."""
+
+    __tablename__ = "crawl_runs"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    pass_number: Mapped[int] = mapped_column(Integer, default=1)
+    started_at: Mapped[datetime]
+    ended_at: Mapped[datetime | None]
+    config_json: Mapped[str] = mapped_column(Text, default="{}")
+    counters_json: Mapped[str] = mapped_column(Text, default="{}")
+    outcome: Mapped[str | None] = mapped_column(String(32))
+
+
+class Host(Base):
+    """A host name (ports share it): the unit of politeness (P1-P3)."""
+
+    __tablename__ = "hosts"
+    __table_args__ = (Index("ix_hosts_due", "active", "next_fetch_at"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    host: Mapped[str] = mapped_column(String(300), unique=True)
+    active: Mapped[bool] = mapped_column(Boolean, default=True)
+    """May have queued URLs; cleared lazily when a claim finds none."""
+    next_fetch_at: Mapped[datetime]
+    """No request to this host may start before this time."""
+    in_flight: Mapped[int] = mapped_column(Integer, default=0)
+    max_in_flight: Mapped[int] = mapped_column(Integer, default=1)
+    delay_seconds: Mapped[float] = mapped_column(Float, default=1.0)
+    """The effective delay between requests: configured, Crawl-delay, adaptive, back-off."""
+    crawl_delay_seconds: Mapped[float | None] = mapped_column(Float)
+    backoff_seconds: Mapped[float] = mapped_column(Float, default=0.0)
+    retry_after_until: Mapped[datetime | None]
+    last_response_seconds: Mapped[float | None] = mapped_column(Float)
+    error_streak: Mapped[int] = mapped_column(Integer, default=0)
+    wait_reason: Mapped[str | None] = mapped_column(Text)
+
+
+class Origin(Base):
+    """scheme://host[:port] with its robots.txt state (O1-O8, E1-E4)."""
+
+    __tablename__ = "origins"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    origin: Mapped[str] = mapped_column(String(330), unique=True)
+    host_id: Mapped[int] = mapped_column(ForeignKey("hosts.id"), index=True)
+    robots_outcome: Mapped[str | None] = mapped_column(String(16))
+    """None until fetched; then parsed, allow_all, disallow_all or deferred."""
+    robots_status: Mapped[int | None] = mapped_column(Integer)
+    robots_body: Mapped[bytes | None] = mapped_column(LargeBinary)
+    robots_etag: Mapped[str | None] = mapped_column(Text)
+    robots_last_modified: Mapped[str | None] = mapped_column(Text)
+    robots_fetched_at: Mapped[datetime | None]
+    robots_expires_at: Mapped[datetime | None]
+    robots_retry_at: Mapped[datetime | None]
+    robots_failures: Mapped[int] = mapped_column(Integer, default=0)
+    robots_error: Mapped[str | None] = mapped_column(Text)
+
+
+class Url(Base):
+    """A canonical URL of the crawl, with its state and, when not fetched, the reason why."""
+
+    __tablename__ = "urls"
+    __table_args__ = (
+        # claim: the best queued URL of a host, breadth first (depth, priority, age).
+        Index("ix_urls_claim", "host_id", "state", "depth", "priority", "id"),
+        Index(
+            "ix_urls_lease_expiry",
+            "lease_expires_at",
+            sqlite_where=text("state = 'leased'"),
+            postgresql_where=text("state = 'leased'"),
+        ),
+        Index(
+            "ix_urls_deferred_until",
+            "next_attempt_at",
+            sqlite_where=text("state = 'deferred'"),
+            postgresql_where=text("state = 'deferred'"),
+        ),
+        Index("ix_urls_origin_state", "origin_id", "state"),
+    )
+
+    id: Mapped[int] = mapped_column(_ID, primary_key=True)
+    url_key: Mapped[bytes] = mapped_column(LargeBinary(16), unique=True)
+    url: Mapped[str] = mapped_column(Text)
+    origin_id: Mapped[int] = mapped_column(ForeignKey("origins.id"))
+    host_id: Mapped[int] = mapped_column(ForeignKey("hosts.id"))
+    depth: Mapped[int] = mapped_column(Integer, default=0)
+    priority: Mapped[int] = mapped_column(Integer, default=0)
+    """Lower first, after depth."""
+    state: Mapped[str] = mapped_column(String(16), default=QUEUED)
+    pass_number: Mapped[int] = mapped_column(Integer, default=1)
+    discovered_from: Mapped[int | None] = mapped_column(_ID, ForeignKey("urls.id"))
+    discovered_at: Mapped[datetime]
+    lease_owner: Mapped[str | None] = mapped_column(String(200))
+    lease_expires_at: Mapped[datetime | None]
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+    redirect_hops: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    """Redirects followed to reach this URL from the URL that was linked (C4)."""
+    next_attempt_at: Mapped[datetime | None]
+    status: Mapped[int | None] = mapped_column(Integer)
+    final_url: Mapped[str | None] = mapped_column(Text)
+    content_type: Mapped[str | None] = mapped_column(String(200))
+    etag: Mapped[str | None] = mapped_column(Text)
+    last_modified: Mapped[str | None] = mapped_column(Text)
+    content_hash: Mapped[str | None] = mapped_column(String(64))
+    noindex: Mapped[bool | None] = mapped_column(Boolean)
+    nofollow: Mapped[bool | None] = mapped_column(Boolean)
+    fetched_at: Mapped[datetime | None]
+    elapsed_seconds: Mapped[float | None] = mapped_column(Float)
+    size_bytes: Mapped[int | None] = mapped_column(BigInteger)
+    error: Mapped[str | None] = mapped_column(Text)
+    reason: Mapped[str | None] = mapped_column(String(32))
+    """Why it was not fetched: robots, nofollow, scope, trap, deferred, ..."""
+    reason_detail: Mapped[str | None] = mapped_column(Text)
+    """JSON: the deciding robots line, the scope rule, the time deferred until, ..."""
+
+
+class Link(Base):
+    """A link between two URLs, so a report can name every page that links to a broken one."""
+
+    __tablename__ = "links"
+    __table_args__ = (Index("ix_links_to_id", "to_id"),)
+
+    from_id: Mapped[int] = mapped_column(_ID, ForeignKey("urls.id"), primary_key=True)
+    to_id: Mapped[int] = mapped_column(_ID, ForeignKey("urls.id"), primary_key=True)
+    nofollow: Mapped[bool] = mapped_column(Boolean, default=False)
+
+
+class PassResult(Base):
+    """A URL's outcome at the end of a finished pass, kept when a recrawl starts the next."""
+
+    __tablename__ = "pass_results"
+
+    pass_number: Mapped[int] = mapped_column(Integer, primary_key=True)
+    url_id: Mapped[int] = mapped_column(_ID, ForeignKey("urls.id"), primary_key=True)
+    state: Mapped[str] = mapped_column(String(16))
+    status: Mapped[int | None] = mapped_column(Integer)
+    content_hash: Mapped[str | None] = mapped_column(String(64))
+    final_url: Mapped[str | None] = mapped_column(Text)
+    noindex: Mapped[bool | None] = mapped_column(Boolean)
+    nofollow: Mapped[bool | None] = mapped_column(Boolean)
+    reason: Mapped[str | None] = mapped_column(String(32))
+    fetched_at: Mapped[datetime | None]

@@ -1,0 +1,214 @@
+"""The frontier's hot statements, built once with bound parameters.
+
+SQLAlchemy spends more time building and keying a statement than SQLite spends running it, so
+the statements run for every URL are constructed here once and executed with parameters; their
+compiled forms are cached by the engine.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, NamedTuple, cast
+
+from sqlalchemy import Connection, Table, bindparam, case, select, update
+from sqlalchemy.engine import Dialect
+
+from politecrawl.store.schema import LEASED, QUEUED, EpochTime, Host, Origin, Url
+
+hosts = cast(Table, Host.__table__)
+origins = cast(Table, Origin.__table__)
+urls = cast(Table, Url.__table__)
+
+_NOW = bindparam("now", type_=EpochTime())
+
+# Take a slot on a due host: its next start time has come and it has room for one more request
+# (P1). The slot is taken at claim time, so a worker killed mid-request still leaves the host its
+# delay (P2). FOR UPDATE SKIP LOCKED lets PostgreSQL workers pass each other; SQLite ignores it
+# and relies on BEGIN IMMEDIATE.
+_DUE_HOST = (
+    select(hosts.c.id)
+    .where(hosts.c.active, hosts.c.next_fetch_at <= _NOW, hosts.c.in_flight < hosts.c.max_in_flight)
+    .order_by(hosts.c.next_fetch_at)
+    .limit(1)
+    .with_for_update(skip_locked=True)
+    .scalar_subquery()
+)
+TAKE_HOST_SLOT = (
+    update(hosts)
+    .where(hosts.c.id == _DUE_HOST)
+    .values(in_flight=hosts.c.in_flight + 1, next_fetch_at=_NOW + hosts.c.delay_seconds)
+    .returning(hosts.c.id, hosts.c.host)
+)
+
+# The slot was taken on a host with nothing queued: give it back and let the host sleep until
+# add() wakes it.
+RETURN_EMPTY_SLOT = (
+    update(hosts)
+    .where(hosts.c.id == bindparam("host_id"))
+    .values(in_flight=hosts.c.in_flight - 1, active=False)
+)
+
+_BEST_QUEUED_URL = (
+    select(urls.c.id)
+    .where(urls.c.host_id == bindparam("for_host"), urls.c.state == QUEUED)
+    .order_by(urls.c.depth, urls.c.priority, urls.c.id)
+    .limit(1)
+    .scalar_subquery()
+)
+
+LEASE_BEST_URL = (
+    update(urls)
+    .where(urls.c.id == _BEST_QUEUED_URL, urls.c.state == QUEUED)
+    .values(
+        state=LEASED,
+        lease_owner=bindparam("owner"),
+        lease_expires_at=bindparam("expires_at", type_=EpochTime()),
+    )
+    .returning(
+        urls.c.id,
+        urls.c.url,
+        urls.c.origin_id,
+        urls.c.depth,
+        urls.c.attempts,
+        urls.c.pass_number,
+        urls.c.redirect_hops,
+        urls.c.etag,
+        urls.c.last_modified,
+    )
+)
+
+ORIGIN_NAME = select(origins.c.origin).where(origins.c.id == bindparam("origin_id"))
+
+_NEXT = bindparam("next_at", type_=EpochTime())
+
+# Free the host after a request: one fewer in flight, and the next start no earlier than asked.
+# Further columns (active, delay_seconds) may come as parameters of the same names.
+FREE_HOST = (
+    update(hosts)
+    .where(hosts.c.host == bindparam("host_name"))
+    .values(
+        in_flight=case((hosts.c.in_flight > 0, hosts.c.in_flight - 1), else_=0),
+        next_fetch_at=case((hosts.c.next_fetch_at > _NEXT, hosts.c.next_fetch_at), else_=_NEXT),
+    )
+)
+
+# Record a leased URL's outcome, if the lease is still its owner's; the columns to set come as
+# parameters of the same names.
+# A request slot on a named host, outside a lease (robots.txt redirects, O7).
+TAKE_NAMED_HOST_SLOT = (
+    update(hosts)
+    .where(
+        hosts.c.host == bindparam("host_name"),
+        hosts.c.next_fetch_at <= _NOW,
+        hosts.c.in_flight < hosts.c.max_in_flight,
+    )
+    .values(in_flight=hosts.c.in_flight + 1, next_fetch_at=_NOW + hosts.c.delay_seconds)
+    .returning(hosts.c.id)
+)
+
+# Free the host after a lease that made no request (excluded, deferred): it gets back the slot
+# it was due at when the lease was claimed.
+FREE_UNUSED_HOST = (
+    update(hosts)
+    .where(hosts.c.host == bindparam("host_name"))
+    .values(
+        in_flight=case((hosts.c.in_flight > 0, hosts.c.in_flight - 1), else_=0),
+        next_fetch_at=case(
+            (
+                hosts.c.next_fetch_at > bindparam("claimed_at", type_=EpochTime()),
+                bindparam("claimed_at", type_=EpochTime()),
+            ),
+            else_=hosts.c.next_fetch_at,
+        ),
+    )
+)
+
+FINISH_LEASED_URL = update(urls).where(
+    urls.c.id == bindparam("url_id"),
+    urls.c.state == LEASED,
+    urls.c.lease_owner == bindparam("owner"),
+)
+
+
+class _Compiled(NamedTuple):
+    sql: str
+    names: tuple[str, ...] | None
+    """Parameter names in order for positional drivers (SQLite); None for named (psycopg)."""
+    constants: dict[str, Any]
+
+
+class Prepared:
+    """A statement compiled once per dialect and run on the driver's own cursor.
+
+    The hot path of the frontier (four statements per page) spends most of its time in
+    SQLAlchemy's execution machinery rather than in the database. A ``Prepared`` statement skips
+    it: the SQL string is compiled once per dialect and set of SET columns, and parameters are
+    handed to the driver as they are, so callers pass plain values (times as epoch seconds,
+    ``epoch()``), not objects that need a type's processing.
+    """
+
+    __slots__ = ("_compiled", "_statement")
+
+    def __init__(self, statement: Any) -> None:
+        self._statement = statement
+        self._compiled: dict[tuple[str, frozenset[str]], _Compiled] = {}
+
+    def _sql(self, dialect: Dialect, keys: frozenset[str]) -> _Compiled:
+        cache_key = (dialect.name, keys)
+        compiled = self._compiled.get(cache_key)
+        if compiled is None:
+            statement = self._statement.compile(dialect=dialect, column_keys=sorted(keys))
+            names = tuple(statement.positiontup) if statement.positional else None
+            # Values SQLAlchemy bound itself (the 1 of "+ 1", LIMIT's count, state names).
+            constants = {
+                name: value for name, value in statement.params.items() if name not in keys
+            }
+            compiled = _Compiled(statement.string, names, constants)
+            self._compiled[cache_key] = compiled
+        return compiled
+
+    def _run(self, connection: Connection, params: dict[str, Any]) -> Any:
+        compiled = self._sql(connection.dialect, frozenset(params))
+        values = {**compiled.constants, **params}
+        driver_connection = connection.connection.driver_connection
+        assert driver_connection is not None
+        cursor = driver_connection.cursor()
+        if compiled.names is None:
+            cursor.execute(compiled.sql, values)
+        else:
+            cursor.execute(compiled.sql, tuple(values[name] for name in compiled.names))
+        return cursor
+
+    def first(self, connection: Connection, params: dict[str, Any]) -> tuple[Any, ...] | None:
+        """Execute with ``params`` (plain values); the first row returned, if any."""
+        cursor = self._run(connection, params)
+        try:
+            row = cursor.fetchone()
+        finally:
+            cursor.close()
+        return None if row is None else tuple(row)
+
+    def rowcount(self, connection: Connection, params: dict[str, Any]) -> int:
+        """Execute with ``params`` (plain values); the number of rows changed."""
+        cursor = self._run(connection, params)
+        try:
+            return int(cursor.rowcount)
+        finally:
+            cursor.close()
+
+
+def epoch(moment: datetime) -> float:
+    """An aware datetime as the epoch seconds stored in the database (see ``EpochTime``)."""
+    if moment.tzinfo is None:
+        raise ValueError(f"naive datetime {moment!r}: politecrawl stores aware UTC times only")
+    return moment.timestamp()
+
+
+# The statements run for every page, prepared for the driver.
+take_host_slot = Prepared(TAKE_HOST_SLOT)
+return_empty_slot = Prepared(RETURN_EMPTY_SLOT)
+lease_best_url = Prepared(LEASE_BEST_URL)
+finish_leased_url = Prepared(FINISH_LEASED_URL)
+free_host = Prepared(FREE_HOST)
+free_unused_host = Prepared(FREE_UNUSED_HOST)
+take_named_host_slot = Prepared(TAKE_NAMED_HOST_SLOT)

@@ -1,0 +1,338 @@
+"""One leased URL, start to finish: scope, gate, fetch one hop, parse, directives, record.
+
+The order of ``Visitor.visit`` is the loop of DESIGN.md: scope (C1, C3) -> gate (robots.txt
+first when needed, O2; deferred or disallowed, O3-O7) -> Crawl-delay cap (P2) -> one request (a
+redirect is recorded and its target queued as a URL of its own, so every hop is checked and
+paced like any URL, C4) -> parse once -> META robots and X-Robots-Tag (T1-T4) -> links only if
+the page may be followed (T5, T6) -> the host's next slot (P2, P3). Every outcome goes to the
+frontier in one transaction: a page through ``Completion`` (which the worker records together
+with its next claim), everything else at once.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+from politecrawl.clock import Clock
+from politecrawl.config import CrawlConfig
+from politecrawl.directives import page_directives
+from politecrawl.errors import FetchError
+from politecrawl.fetch import Fetcher, FetchResult
+from politecrawl.gate import Gate, GateVerdict
+from politecrawl.html import parse_html
+from politecrawl.links import extract_links
+from politecrawl.politeness import Pace, delay_seconds, next_start
+from politecrawl.results import Excluded, Page
+from politecrawl.scope import Scope, check_scope
+from politecrawl.store import Frontier, Lease, LinkOut, PageOutcome
+
+_RETRY_STATUSES = frozenset((429, 500, 502, 503, 504))
+
+
+@dataclass(frozen=True, slots=True)
+class Completion:
+    """A fetched page waiting to be recorded (with the worker's next claim)."""
+
+    lease: Lease
+    outcome: PageOutcome
+    next_fetch_at: datetime
+    host_delay_seconds: float
+    links: tuple[LinkOut, ...] = ()
+    follow_links: bool = True
+    redirect_to: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class VisitResult:
+    """What a visit produced: an event for consumers and, for a page, its completion."""
+
+    page: Page | None = None
+    excluded: Excluded | None = None
+    completion: Completion | None = None
+    robots_fetched: bool = False
+
+
+@dataclass(slots=True)
+class _HostPages:
+    """Pages fetched per host in this run, for ``max_pages_per_host`` (C1)."""
+
+    counts: dict[str, int] = field(default_factory=dict)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def take(self, host: str, limit: int | None) -> bool:
+        """Count one more page for ``host``; False when the limit is already reached."""
+        with self.lock:
+            count = self.counts.get(host, 0)
+            if limit is not None and count >= limit:
+                return False
+            self.counts[host] = count + 1
+            return True
+
+
+@dataclass(slots=True)
+class _HostErrors:
+    streaks: dict[str, int] = field(default_factory=dict)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def update(self, host: str, *, failed: bool) -> int:
+        with self.lock:
+            streak = self.streaks.get(host, 0) + 1 if failed else 0
+            self.streaks[host] = streak
+            return streak
+
+
+class Visitor:
+    """Visits leased URLs; shared by the worker threads of a crawl."""
+
+    def __init__(
+        self,
+        config: CrawlConfig,
+        *,
+        frontier: Frontier,
+        gate: Gate,
+        fetcher: Fetcher,
+        scope: Scope,
+        clock: Clock,
+    ) -> None:
+        self.config = config
+        self.frontier = frontier
+        self.gate = gate
+        self.fetcher = fetcher
+        self.scope = scope
+        self.clock = clock
+        self.pace = Pace(config.delay_seconds, config.slowdown_factor, config.max_backoff_seconds)
+        self._errors = _HostErrors()
+        self._pages = _HostPages()
+
+    def visit(self, lease: Lease) -> VisitResult:
+        """Decide, fetch and describe one URL; everything but a page is recorded here."""
+        now = self.clock.now()
+        verdict = check_scope(lease.url, lease.depth, self.scope)
+        if not verdict.allowed:
+            reason = verdict.reason or "scope"
+            detail: dict[str, object] = {"rule": verdict.rule}
+            self.frontier.exclude(
+                lease, state="out_of_scope", reason=reason, detail=detail, now=now
+            )
+            return VisitResult(excluded=Excluded(lease.url, "out_of_scope", reason, detail))
+        gate = self.gate.check(lease.origin, lease.url, now=now)
+        if gate.kind == "robots_first":
+            return self._fetch_robots(lease)
+        if gate.kind == "deferred":
+            return self._defer(lease, gate.until, "robots-deferred", {"robots": gate.reason})
+        if gate.kind == "disallowed":
+            return self._exclude_by_robots(lease, gate, now)
+        robots_delay = self.gate.robots_delay(lease.origin)
+        if robots_delay > self.config.max_crawl_delay_seconds:
+            cap = self.config.max_crawl_delay_seconds
+            return self._defer(
+                lease, None, "crawl-delay-above-cap", {"crawl_delay": robots_delay, "cap": cap}
+            )
+        if not self._pages.take(lease.host, self.config.max_pages_per_host):
+            detail = {"rule": f"more than {self.config.max_pages_per_host} pages on this host"}
+            self.frontier.exclude(
+                lease, state="out_of_scope", reason="scope", detail=detail, now=now
+            )
+            return VisitResult(excluded=Excluded(lease.url, "out_of_scope", "scope", detail))
+        return self._fetch_page(lease, robots_delay)
+
+    # --- robots.txt -----------------------------------------------------------------------------
+
+    def _fetch_robots(self, lease: Lease) -> VisitResult:
+        outcome = self.gate.fetch_robots(lease.origin)
+        finished = self.clock.now()
+        delay = delay_seconds(self.pace, robots_delay=self.gate.robots_delay(lease.origin))
+        next_at = next_start(finished, delay)
+        if outcome.kind == "deferred":
+            detail = {"robots": outcome.reason}
+            self.frontier.defer(
+                lease,
+                until=outcome.retry_at,
+                reason="robots-deferred",
+                detail=detail,
+                now=finished,
+                next_fetch_at=next_at,
+            )
+            self.frontier.defer_origin(
+                lease.origin, until=outcome.retry_at, reason="robots-deferred", detail=detail
+            )
+        else:
+            # The robots.txt request used this slot; the URL waits for the host's next one.
+            self.frontier.release(lease, now=finished, next_fetch_at=next_at)
+        return VisitResult(robots_fetched=True)
+
+    def _exclude_by_robots(self, lease: Lease, gate: GateVerdict, now: datetime) -> VisitResult:
+        detail: dict[str, object] = {
+            "origin": lease.origin,
+            "semantics": self.config.semantics,
+            "why": gate.reason,
+        }
+        if gate.verdict is not None and gate.verdict.rule is not None:
+            detail["line"] = gate.verdict.rule.line_number
+            detail["text"] = gate.verdict.rule.line
+        if gate.status is not None:
+            detail["robots_status"] = gate.status
+        self.frontier.exclude(lease, state="excluded", reason="robots", detail=detail, now=now)
+        return VisitResult(excluded=Excluded(lease.url, "excluded", "robots", detail))
+
+    def _defer(
+        self, lease: Lease, until: datetime | None, reason: str, detail: dict[str, object]
+    ) -> VisitResult:
+        now = self.clock.now()
+        self.frontier.defer(lease, until=until, reason=reason, detail=detail, now=now)
+        return VisitResult(excluded=Excluded(lease.url, "deferred", reason, detail))
+
+    # --- pages ------------------------------------------------------------------------------
+
+    def _fetch_page(self, lease: Lease, robots_delay: float) -> VisitResult:
+        started = self.clock.now()
+        try:
+            result = self.fetcher.fetch(
+                lease.url, etag=lease.etag, last_modified=lease.last_modified
+            )
+        except FetchError as error:
+            return self._failed(
+                lease,
+                str(error),
+                None,
+                started=started,
+                robots_delay=robots_delay,
+                temporary=error.temporary,
+            )
+        finished = self.clock.now()
+        if result.status in _RETRY_STATUSES:
+            retry_after = result.retry_after_seconds(finished)
+            return self._failed(
+                lease,
+                f"HTTP {result.status}",
+                result,
+                started=started,
+                robots_delay=robots_delay,
+                temporary=True,
+                retry_after=retry_after,
+            )
+        streak = self._errors.update(lease.host, failed=False)
+        delay = delay_seconds(
+            self.pace,
+            robots_delay=robots_delay,
+            response_seconds=result.elapsed_seconds,
+            error_streak=streak,
+        )
+        return self._page(lease, result, finished, delay)
+
+    def _page(
+        self, lease: Lease, result: FetchResult, finished: datetime, delay: float
+    ) -> VisitResult:
+        redirect_to = None
+        error = None
+        if 300 <= result.status < 400 and result.location:
+            if lease.redirect_hops >= self.config.max_redirects:
+                error = f"more than {self.config.max_redirects} redirects (C4)"
+            else:
+                redirect_to = result.location
+        parsed = (
+            parse_html(result.body, content_type=result.content_type)
+            if result.status < 300
+            else None
+        )
+        directives = page_directives(parsed, result.headers, self.config.user_agent)
+        links: list[LinkOut] = []
+        if parsed is not None:
+            found = extract_links(
+                parsed, result.url, honour_rel_nofollow=self.config.honour_rel_nofollow
+            )
+            links = [LinkOut(link.url, link.nofollow) for link in found]
+        outcome = PageOutcome(
+            status=result.status,
+            final_url=result.location,
+            content_type=result.content_type,
+            etag=result.etag,
+            last_modified=result.last_modified,
+            content_hash=hashlib.sha256(result.body).hexdigest() if result.status < 300 else None,
+            noindex=not directives.index,
+            nofollow=not directives.follow,
+            elapsed_seconds=result.elapsed_seconds,
+            size_bytes=len(result.body),
+            error=error,
+        )
+        page = Page(
+            url=lease.url,
+            status=result.status,
+            depth=lease.depth,
+            fetched_at=finished,
+            elapsed_seconds=result.elapsed_seconds,
+            headers=result.headers,
+            body=result.body,
+            content_type=result.content_type,
+            final_url=result.location,
+            title=parsed.title if parsed else None,
+            index=directives.index,
+            follow=directives.follow,
+            links=tuple(link.url for link in links),
+            truncated=result.truncated,
+            error=error,
+            directive_sources=directives.sources,
+        )
+        completion = Completion(
+            lease=lease,
+            outcome=outcome,
+            next_fetch_at=next_start(finished, delay),
+            host_delay_seconds=delay,
+            links=tuple(links),
+            follow_links=directives.follow,
+            redirect_to=redirect_to,
+        )
+        return VisitResult(page=page, completion=completion)
+
+    def _failed(
+        self,
+        lease: Lease,
+        error: str,
+        result: FetchResult | None,
+        *,
+        started: datetime,
+        robots_delay: float,
+        temporary: bool,
+        retry_after: float | None = None,
+    ) -> VisitResult:
+        """C7, P3: retry temporary failures with back-off a bounded number of times."""
+        finished = self.clock.now()
+        streak = self._errors.update(lease.host, failed=True)
+        delay = delay_seconds(
+            self.pace,
+            robots_delay=robots_delay,
+            response_seconds=(finished - started).total_seconds(),
+            error_streak=streak,
+        )
+        next_at = next_start(finished, delay, retry_after_seconds=retry_after)
+        status = result.status if result is not None else None
+        retry_at = None
+        if temporary and lease.attempts + 1 <= self.config.max_retries:
+            retry_at = max(next_at, finished + timedelta(seconds=delay))
+        self.frontier.fail(
+            lease,
+            error,
+            status=status,
+            now=finished,
+            next_fetch_at=next_at,
+            retry_at=retry_at,
+            host_delay_seconds=delay,
+        )
+        if retry_at is not None:
+            return VisitResult()
+        page = Page(
+            url=lease.url,
+            status=status,
+            depth=lease.depth,
+            fetched_at=finished,
+            elapsed_seconds=(finished - started).total_seconds(),
+            headers=result.headers if result else (),
+            body=result.body if result else b"",
+            content_type=result.content_type if result else None,
+            error=error,
+            index=False,
+        )
+        return VisitResult(page=page)

@@ -1,0 +1,28 @@
+"""The end-to-end test web: a generated multi-origin site on 127.0.0.2+, its servers and request
+log, the ground truth of a polite crawl of it, and auditors of a crawl's log.
+
+Import it as ``tests.site`` (plain ``site`` is the standard library's module).
+"""
+
+from .audit import Audit, Gap, audit
+from .build import build_site
+from .canonical import TrapGuard, canonical
+from .model import Page, Site
+from .truth import Truth
+from .web import Request, RequestLog, RunningWeb, serve
+
+__all__ = [
+    "Audit",
+    "Gap",
+    "Page",
+    "Request",
+    "RequestLog",
+    "RunningWeb",
+    "Site",
+    "TrapGuard",
+    "Truth",
+    "audit",
+    "build_site",
+    "canonical",
+    "serve",
+]

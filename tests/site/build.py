@@ -1,0 +1,172 @@
+"""``build_site``: the origins of the test web, one per robots.txt outcome (O2-O8) plus the main
+origin (``build_main``), a friendly second origin and one outside the crawl's scope (C1)."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+import zlib
+from functools import cache
+
+from .build_main import main_pages
+from .model import LAST_MODIFIED, OriginSpec, Page, Site, redirect, text_page
+from .pages import Link, html_page
+
+ROBOTS_MAX_BYTES = 512 * 1024  # O8's default: the oversized robots.txt exceeds it
+_PRIVATE_RULES = "User-agent: *\nDisallow: /private/\n"
+# The shapes a generic page's links take; every one resolves to /p/<k>.html (C2).
+_LINK_SHAPES = (
+    "{k}.html",
+    "/p/{k}.html",
+    "@@{key}@@/p/{k}.html",
+    "../p/{k}.html",
+    "./{k}.html",
+    "{k}.html#part-{k}",
+    "{k}.html?",
+)
+# key, last octet of its loopback address, what it is for
+ORIGINS = (
+    ("main", 2, "robots 200, two records; every page-level feature"),
+    ("friend", 3, "robots 200 (Disallow: /private/); cross-origin link and redirect target"),
+    ("robots-404", 4, "O4: robots.txt 404: no restrictions"),
+    ("robots-410", 5, "O4: robots.txt 410: no restrictions"),
+    ("robots-401", 6, "O5: robots.txt 401: whole origin disallowed"),
+    ("robots-403", 7, "O5: robots.txt 403: whole origin disallowed"),
+    ("robots-500-then-200", 8, "O6: robots.txt fails once (500), then answers 200"),
+    ("robots-503", 9, "O6: robots.txt always 503 with Retry-After: origin deferred"),
+    ("robots-redirect", 10, "O7: robots.txt 301 to another path on the origin"),
+    ("robots-redirect-cross", 11, "O7: robots.txt 302 to another origin; applies here"),
+    ("robots-huge", 12, "O8: robots.txt over 512 KiB; a Disallow after the cut"),
+    ("robots-slow", 13, "O6/O8: robots.txt answers slowly (within the time limit)"),
+    ("robots-disallow-all", 14, "M1: Disallow: / for *"),
+    ("robots-redirect-loop", 15, "O7: robots.txt redirect loop: counts as O6, deferred"),
+    ("outside", 16, "C1: not seeded, so out of scope: never fetched, robots.txt included"),
+)
+
+
+@cache
+def _huge_robots() -> str:
+    head = "# O8: this file is over 512 KiB; the rule for /late/ comes after the cut.\n"
+    head += "User-agent: *\nDisallow: /early/\n"
+    filler = "# padding padding padding padding padding padding padding pad\n"
+    count = (ROBOTS_MAX_BYTES + 64 * 1024) // len(filler)
+    return head + filler * count + "Disallow: /late/\n"
+
+
+def _robots(key: str, slow_seconds: float, retry_after_seconds: int) -> dict[str, Page]:
+    """The robots.txt of each origin but main, and any page its redirects lead to."""
+    retry_after = (("Retry-After", str(retry_after_seconds)),)
+    return {
+        "friend": {"/robots.txt": text_page(_PRIVATE_RULES)},
+        "robots-404": {"/robots.txt": text_page("not found\n", status=404)},
+        "robots-410": {"/robots.txt": text_page("gone\n", status=410)},
+        "robots-401": {
+            "/robots.txt": text_page(
+                "who are you?\n", status=401, headers=(("WWW-Authenticate", 'Basic realm="t"'),)
+            )
+        },
+        "robots-403": {"/robots.txt": text_page("forbidden\n", status=403)},
+        "robots-500-then-200": {
+            "/robots.txt": text_page(
+                _PRIVATE_RULES, first=(text_page("temporary failure\n", status=500),)
+            )
+        },
+        "robots-503": {
+            "/robots.txt": text_page("busy\n", status=503, headers=retry_after),
+        },
+        "robots-redirect": {
+            "/robots.txt": redirect(301, "/policies/robots.txt"),
+            "/policies/robots.txt": text_page("User-agent: *\nDisallow: /blocked-by-redirect/\n"),
+        },
+        "robots-redirect-cross": {
+            "/robots.txt": redirect(302, "@@friend@@/shared-robots.txt"),
+        },
+        "robots-huge": {"/robots.txt": text_page(_huge_robots())},
+        "robots-slow": {"/robots.txt": text_page(_PRIVATE_RULES, delay_seconds=slow_seconds)},
+        "robots-disallow-all": {"/robots.txt": text_page("User-agent: *\nDisallow: /\n")},
+        "robots-redirect-loop": {
+            "/robots.txt": redirect(302, "/robots-b.txt"),
+            "/robots-b.txt": redirect(302, "/robots.txt"),
+        },
+        "outside": {"/robots.txt": text_page("User-agent: *\nDisallow:\n")},
+    }[key]
+
+
+# Pages an origin has beyond its generic little site, linked from its home page.
+_EXTRA: dict[str, dict[str, str]] = {
+    "friend": {"/from-redirect.html": "", "/about.html": "about.html"},
+    "robots-redirect": {"/blocked-by-redirect/page.html": "blocked-by-redirect/page.html"},
+    "robots-redirect-cross": {"/blocked-by-cross/page.html": "blocked-by-cross/page.html"},
+    "robots-huge": {"/early/page.html": "early/page.html", "/late/page.html": "late/page.html"},
+    "outside": {"/landing.html": ""},
+}
+
+
+def _small_site(rng: random.Random, key: str) -> dict[str, Page]:
+    """A generic site of 4-8 pages in a chain plus random cross links of every shape, a
+    /private/ page, and a link back to main; the seed decides sizes, links and shapes."""
+    count = rng.randint(4, 8)
+
+    def shaped(target: int) -> str:
+        return rng.choice(_LINK_SHAPES).format(k=target, key=key)
+
+    extra = _EXTRA.get(key, {})
+    home_links = ["p/1.html", "private/secret.html", "@@main@@/"]
+    home_links += [href for href in extra.values() if href]
+    pages = {"/": Page(html_page(f"{key} home", home_links))}
+    for index in range(1, count + 1):
+        links = [shaped(index + 1)] if index < count else ["../"]
+        links += [shaped(k) for k in rng.sample(range(1, count + 1), rng.randint(0, 2))]
+        pages[f"/p/{index}.html"] = Page(html_page(f"{key} page {index}", links))
+    pages["/private/secret.html"] = Page(html_page(f"{key} private"))
+    for path in extra:
+        pages[path] = Page(html_page(f"{key} {path}", [Link("/", text="home")]))
+    return pages
+
+
+def _with_dates(pages: dict[str, Page]) -> dict[str, Page]:
+    """A fixed Last-Modified per page, distinct between pages (E3: If-Modified-Since)."""
+    return {
+        path: dataclasses.replace(
+            page, last_modified=LAST_MODIFIED + (zlib.crc32(path.encode()) % 1000) * 3600
+        )
+        for path, page in pages.items()
+    }
+
+
+@cache
+def build_site(
+    seed: int = 0,
+    *,
+    crawl_delay_seconds: float = 0.2,
+    slow_seconds: float = 1.0,
+    retry_after_seconds: int = 1,
+) -> Site:
+    """The test web, deterministic for a seed (the seed shapes the generic sites). Unbound: no
+    ports yet; ``serve`` binds it. ``crawl_delay_seconds`` is main's Crawl-delay for
+    politecrawl, ``slow_seconds`` the delay of /slow.html and of the slow robots.txt."""
+    origins = []
+    for key, octet, note in ORIGINS:
+        rng = random.Random(f"{seed}:{key}")
+        if key == "main":
+            pages = main_pages(crawl_delay_seconds, slow_seconds)
+            traps: tuple[str, ...] = ("calendar", "repeat", "query")
+        else:
+            pages = _small_site(rng, key) | _robots(key, slow_seconds, retry_after_seconds)
+            traps = ()
+        if key == "friend":
+            pages["/shared-robots.txt"] = text_page(
+                "User-agent: *\nDisallow: /blocked-by-cross/\n", note="robots-redirect-cross's"
+            )
+        origins.append(
+            OriginSpec(
+                key,
+                f"127.0.0.{octet}",
+                _with_dates(pages),
+                traps=traps,
+                seeded=key != "outside",
+                note=note,
+            )
+        )
+    options = {"slow_seconds": slow_seconds, "retry_after_seconds": retry_after_seconds}
+    return Site(seed, tuple(origins), crawl_delay_seconds, options)

@@ -1,0 +1,148 @@
+"""HTML for the test site: writing pages, and reading them back for the oracle (T1-T7, C7).
+
+The ground truth reads the very bytes the server sends (cut at the body limit, gzip inflated with
+a cap), with the standard library's parser, so the truth and the site cannot drift apart.
+"""
+
+from __future__ import annotations
+
+import re
+import zlib
+from dataclasses import dataclass
+from html import escape
+from html.parser import HTMLParser
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+_TERMS = re.compile(r"[\s,]+")
+_DIRECTIVES = frozenset({"all", "none", "index", "noindex", "follow", "nofollow"})
+_AGENT_PREFIX = re.compile(r"^\s*([A-Za-z0-9_.-]+)\s*:\s*(.*)$", re.DOTALL)
+
+
+@dataclass(frozen=True)
+class Link:
+    """An ``<a href>``; ``rel`` as written (``"nofollow"``, ``"external nofollow"``)."""
+
+    href: str
+    rel: str = ""
+    text: str = ""
+
+
+def html_page(
+    title: str,
+    links: Iterable[Link | str] = (),
+    *,
+    metas: Iterable[tuple[str, str]] = (),
+    base: str | None = None,
+    forms: Iterable[str] = (),
+    images: Iterable[str] = (),
+    extra: str = "",
+) -> bytes:
+    """A small, valid HTML page. Hrefs may hold ``@@key@@`` placeholders (see ``Site.bind``)."""
+    head = [f"<title>{escape(title)}</title>"]
+    if base is not None:
+        head.append(f'<base href="{escape(base)}">')
+    head += [f'<meta name="{escape(n)}" content="{escape(c)}">' for n, c in metas]
+    body = [f"<h1>{escape(title)}</h1>"]
+    for item in links:
+        link = Link(item) if isinstance(item, str) else item
+        rel = f' rel="{escape(link.rel)}"' if link.rel else ""
+        body.append(f'<p><a href="{escape(link.href)}"{rel}>{escape(link.text or link.href)}</a>')
+    body += [f'<form action="{escape(a)}" method="post"><input name="q"></form>' for a in forms]
+    body += [f'<img src="{escape(src)}" alt="">' for src in images]
+    text = (
+        "<!DOCTYPE html>\n<html><head>"
+        + "".join(head)
+        + "</head>\n<body>\n"
+        + "\n".join(body)
+        + extra
+        + "\n</body></html>\n"
+    )
+    return text.encode("utf-8")
+
+
+@dataclass(frozen=True)
+class HtmlFacts:
+    """What the oracle reads from a page: the first ``<base href>``, meta tags, links."""
+
+    base_href: str | None
+    metas: tuple[tuple[str, str], ...]  # (name lower-cased, content)
+    anchors: tuple[tuple[str, str], ...]  # (href, rel) of <a> and <area>
+    forms: tuple[str, ...]  # form actions: never requested (P4)
+    images: tuple[str, ...]  # <img src>: embedded, not links (a judgment call: "may")
+
+
+class _Reader(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.base_href: str | None = None
+        self.metas: list[tuple[str, str]] = []
+        self.anchors: list[tuple[str, str]] = []
+        self.forms: list[str] = []
+        self.images: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        values = {name: value or "" for name, value in attrs}
+        if tag in ("a", "area") and "href" in values:
+            self.anchors.append((values["href"], values.get("rel", "")))
+        elif tag == "base" and "href" in values and self.base_href is None:
+            self.base_href = values["href"]
+        elif tag == "meta" and "name" in values:
+            self.metas.append((values["name"].lower(), values.get("content", "")))
+        elif tag == "form":
+            self.forms.append(values.get("action", ""))
+        elif tag == "img" and "src" in values:
+            self.images.append(values["src"])
+
+
+def read_html(body: bytes) -> HtmlFacts:
+    reader = _Reader()
+    reader.feed(body.decode("utf-8", "replace"))
+    reader.close()
+    return HtmlFacts(
+        reader.base_href,
+        tuple(reader.metas),
+        tuple(reader.anchors),
+        tuple(reader.forms),
+        tuple(reader.images),
+    )
+
+
+def _restrictions(content: str) -> tuple[bool, bool]:
+    """T1: ``(noindex, nofollow)`` of one directive list; index/follow/all restrict nothing."""
+    terms = {term.lower() for term in _TERMS.split(content) if term}
+    noindex = bool(terms & {"noindex", "none"})
+    nofollow = bool(terms & {"nofollow", "none"})
+    return noindex, nofollow
+
+
+def directives(
+    metas: Iterable[tuple[str, str]], x_robots_tags: Iterable[str], agent: str
+) -> tuple[bool, bool]:
+    """``(noindex, nofollow)`` for a page: meta ``robots`` and meta ``<agent>`` (T1, T3), and
+    X-Robots-Tag headers, bare or prefixed by this agent's token (T4); every source combines to
+    the most restrictive reading (T2). Tags for other robots do not apply (T3)."""
+    noindex = nofollow = False
+    applicable = [content for name, content in metas if name in ("robots", agent.lower())]
+    for value in x_robots_tags:
+        prefixed = _AGENT_PREFIX.match(value)
+        if prefixed and prefixed.group(1).lower() not in _DIRECTIVES:
+            if prefixed.group(1).lower() == agent.lower():
+                applicable.append(prefixed.group(2))
+        else:
+            applicable.append(value)
+    for content in applicable:
+        one_noindex, one_nofollow = _restrictions(content)
+        noindex, nofollow = noindex or one_noindex, nofollow or one_nofollow
+    return noindex, nofollow
+
+
+def decoded_body(body: bytes, content_encoding: str | None, max_bytes: int) -> bytes:
+    """The body as a crawler reads it (C7): gzip inflated without ever holding more than
+    ``max_bytes`` + 1 bytes (a bomb is cut, not inflated), then cut at ``max_bytes``."""
+    if content_encoding and content_encoding.lower() == "gzip":
+        inflater = zlib.decompressobj(16 + zlib.MAX_WBITS)
+        body = inflater.decompress(body, max_bytes + 1)
+    return body[:max_bytes]

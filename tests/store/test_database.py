@@ -1,0 +1,155 @@
+"""Opening crawl databases: migrations; refusing what is not ours, untouched [C6, B1]."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import sqlite3
+from pathlib import Path
+
+import pytest
+from alembic import command
+from alembic.autogenerate import compare_metadata
+from alembic.migration import MigrationContext
+from sqlalchemy import create_engine, text
+
+from politecrawl.errors import StoreError
+from politecrawl.store import open_database, schema_head
+from politecrawl.store.database import VERSION_TABLE, _alembic_config, known_revisions, to_url
+from politecrawl.store.schema import Base
+
+
+def digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def test_c6_a_new_database_is_at_the_head_revision(database):
+    with database.engine.connect() as connection:
+        version = connection.execute(text(f"SELECT version_num FROM {VERSION_TABLE}")).scalar()
+    assert version == schema_head()
+
+
+def test_c6_migrations_match_the_models(database):
+    # A model change without a revision fails here (STYLE 13: autogenerate finds no diff).
+    with database.engine.connect() as connection:
+        context = MigrationContext.configure(
+            connection, opts={"compare_type": True, "version_table": VERSION_TABLE}
+        )
+        assert compare_metadata(context, Base.metadata) == []
+
+
+def test_c6_downgrade_to_base_and_upgrade_again(database_url):
+    database = open_database(database_url)
+    config = _alembic_config()
+    with database.engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.downgrade(config, "base")
+    with database.engine.connect() as connection:
+        tables = connection.execute(text(f"SELECT count(*) FROM {VERSION_TABLE}")).scalar()
+    assert tables == 0
+    database.close()
+    reopened = open_database(database_url)  # upgrades again on open
+    with reopened.engine.connect() as connection:
+        assert connection.execute(text("SELECT count(*) FROM urls")).scalar() == 0
+    reopened.close()
+
+
+def test_c6_an_older_database_is_upgraded_on_open(tmp_path):
+    path = tmp_path / "old.db"
+    engine = create_engine(to_url(str(path)))
+    config = _alembic_config()
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.upgrade(config, "0001")
+    engine.dispose()
+    database = open_database(str(path))
+    with database.engine.connect() as connection:
+        version = connection.execute(text(f"SELECT version_num FROM {VERSION_TABLE}")).scalar()
+    assert version == schema_head()
+    assert "0001" in known_revisions()
+    database.close()
+
+
+def test_b1_a_text_file_is_refused_and_left_unchanged(tmp_path):
+    path = tmp_path / "notes.txt"
+    path.write_text("my notes, not a database\n")
+    before = digest(path)
+    with pytest.raises(StoreError, match="not a crawl database \\(not an SQLite file\\)"):
+        open_database(str(path))
+    assert digest(path) == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.txt"]
+
+
+def test_b1_a_foreign_sqlite_database_is_refused_and_left_unchanged(tmp_path):
+    path = tmp_path / "app.db"
+    with sqlite3.connect(path) as connection:
+        connection.execute("CREATE TABLE customers (id INTEGER PRIMARY KEY, name TEXT)")
+    before = digest(path)
+    with pytest.raises(
+        StoreError, match="not a crawl database \\(it holds other tables: customers"
+    ):
+        open_database(str(path))
+    assert digest(path) == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["app.db"]
+
+
+def test_b1_a_database_from_a_newer_politecrawl_is_refused(database_url):
+    database = open_database(database_url)
+    with database.engine.begin() as connection:
+        connection.execute(text(f"UPDATE {VERSION_TABLE} SET version_num = '9999'"))
+    database.close()
+    with pytest.raises(StoreError, match="written by a newer politecrawl \\(schema 9999"):
+        open_database(database_url)
+
+
+def test_b1_a_missing_directory_is_refused(tmp_path):
+    with pytest.raises(StoreError, match="does not exist"):
+        open_database(str(tmp_path / "missing" / "crawl.db"))
+    assert not (tmp_path / "missing").exists()
+
+
+def test_b1_a_directory_is_refused(tmp_path):
+    with pytest.raises(StoreError, match="is a directory"):
+        open_database(str(tmp_path))
+
+
+def test_b1_a_read_only_database_is_refused(tmp_path, monkeypatch):
+    path = tmp_path / "crawl.db"
+    open_database(str(path)).close()
+    before = digest(path)
+    # The tests run as root, whom file modes do not stop; the permission check is what is tested.
+    monkeypatch.setattr(
+        "politecrawl.store.database.os.access", lambda _path, mode: not mode & os.W_OK
+    )
+    with pytest.raises(StoreError, match="read-only"):
+        open_database(str(path))
+    assert digest(path) == before
+
+
+def test_b1_an_unknown_driver_is_a_clear_error():
+    with pytest.raises(StoreError, match="no driver for"):
+        open_database("nosuchdb+nodriver://localhost/x")
+
+
+def test_b1_an_unreachable_server_is_a_clear_error():
+    with pytest.raises(StoreError, match="cannot open the database"):
+        open_database("postgresql+psycopg://postgres@127.0.0.1:1/none?connect_timeout=2")
+
+
+def test_c6_workers_opening_a_new_database_together_migrate_it_once(database_url):
+    import threading
+
+    errors = []
+
+    def open_and_close():
+        try:
+            open_database(database_url).close()
+        except Exception as error:
+            errors.append(error)
+
+    threads = [threading.Thread(target=open_and_close) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert errors == []

@@ -1,0 +1,289 @@
+"""The frontier contract, on SQLite and on PostgreSQL, with explicit times [C2, C5, P1, P2]."""
+
+from __future__ import annotations
+
+import json
+import socket
+import subprocess
+import sys
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from sqlalchemy import text
+
+from politecrawl.store import Frontier, Lease, LinkOut, PageOutcome, Wait
+
+T0 = datetime(2026, 1, 1, tzinfo=UTC)
+
+
+def at(seconds: float) -> datetime:
+    return T0 + timedelta(seconds=seconds)
+
+
+@pytest.fixture
+def frontier(database):
+    return Frontier(database, default_delay_seconds=1.0, lease_seconds=60.0)
+
+
+def claim(frontier: Frontier, seconds: float, worker: str = "w1") -> Lease:
+    lease = frontier.claim(worker, now=at(seconds))
+    assert isinstance(lease, Lease), lease
+    return lease
+
+
+def done(frontier: Frontier, lease: Lease, seconds: float, **kwargs) -> None:
+    assert frontier.complete(
+        lease, PageOutcome(200), now=at(seconds), next_fetch_at=at(seconds + 1), **kwargs
+    )
+
+
+def test_c2_add_canonicalises_and_deduplicates(frontier):
+    result = frontier.add(
+        [
+            "http://A.example:80/a/./b/../c",
+            "http://a.example/a/c",
+            "http://a.example/a/c#frag",
+            "ftp://a.example/",
+            "not a url",
+        ],
+        now=T0,
+    )
+    assert (result.added, result.known) == (1, 2)
+    assert [url for url, _ in result.invalid] == ["ftp://a.example/", "not a url"]
+    again = frontier.add(["http://a.example/a/c"], now=T0)
+    assert (again.added, again.known) == (0, 1)
+    assert claim(frontier, 0).url == "http://a.example/a/c"
+
+
+def test_c2_completed_url_is_never_queued_again_in_the_pass(frontier):
+    frontier.add(["http://a.example/"], now=T0)
+    done(frontier, claim(frontier, 0), 0)
+    assert frontier.add(["http://a.example/"], now=at(5)).added == 0
+    assert frontier.claim("w1", now=at(10)) == Wait(None, "nothing queued, leased or deferred")
+
+
+def test_p1_one_request_in_flight_per_host(frontier):
+    frontier.add(["http://a.example/1", "http://a.example/2", "http://b.example/1"], now=T0)
+    first = claim(frontier, 0)
+    second = claim(frontier, 0)
+    assert {first.host, second.host} == {"a.example", "b.example"}
+    waiting = frontier.claim("w2", now=at(0))
+    assert isinstance(waiting, Wait)
+    assert waiting.reason == "requests in flight"
+
+
+def test_p2_next_request_waits_for_the_host_delay(frontier):
+    frontier.add(["http://a.example/1", "http://a.example/2"], now=T0)
+    lease = claim(frontier, 0)
+    frontier.complete(lease, PageOutcome(200), now=at(0.5), next_fetch_at=at(2.5))
+    waiting = frontier.claim("w1", now=at(2.0))
+    assert waiting == Wait(at(2.5), "politeness delay")
+    assert claim(frontier, 2.5).url == "http://a.example/2"
+
+
+def test_p2_the_slot_is_taken_at_claim_time(frontier):
+    # A worker that dies before completing still leaves the host its delay (DESIGN notes).
+    frontier.add(["http://a.example/1", "http://a.example/2"], now=T0)
+    claim(frontier, 0)
+    assert frontier.release_expired(now=at(61)) == 1
+    # The lost request may still be ending on the server: the host waits its delay again.
+    assert frontier.claim("w2", now=at(61.5)) == Wait(at(62), "politeness delay")
+    lease = frontier.claim("w2", now=at(62))
+    assert isinstance(lease, Lease)
+    assert lease.url == "http://a.example/1"
+
+
+def test_breadth_first_by_depth_then_priority_then_age(frontier):
+    frontier.add(["http://a.example/deep"], now=T0, depth=2)
+    frontier.add(["http://a.example/late", "http://a.example/early"], now=T0, depth=1)
+    frontier.add(["http://a.example/urgent"], now=T0, depth=1, priority=-1)
+    order = []
+    for step in range(4):
+        lease = claim(frontier, step * 2)
+        order.append(lease.url.rsplit("/", 1)[1])
+        done(frontier, lease, step * 2)
+    assert order == ["urgent", "late", "early", "deep"]
+
+
+def test_complete_records_the_page_and_queues_followable_links(frontier, database):
+    frontier.add(["http://a.example/"], now=T0)
+    lease = claim(frontier, 0)
+    links = [
+        LinkOut("http://a.example/next"),
+        LinkOut("http://a.example/private", nofollow=True),
+        LinkOut("http://b.example/"),
+        LinkOut("javascript:void(0)"),
+    ]
+    assert frontier.complete(
+        lease,
+        PageOutcome(200, content_type="text/html", etag='"v1"', noindex=True, size_bytes=10),
+        now=at(0.2),
+        next_fetch_at=at(1.2),
+        links=links,
+    )
+    with database.engine.connect() as connection:
+        rows = connection.execute(
+            text("SELECT url, depth, state, discovered_from FROM urls ORDER BY id")
+        ).all()
+        page = connection.execute(
+            text("SELECT status, etag, noindex, attempts FROM urls WHERE id = :id"),
+            {"id": lease.url_id},
+        ).one()
+        link_rows = connection.execute(
+            text(
+                "SELECT u.url, l.nofollow FROM links l JOIN urls u ON u.id = l.to_id ORDER BY u.url"
+            )
+        ).all()
+    assert [tuple(row) for row in rows] == [
+        ("http://a.example/", 0, "done", None),
+        ("http://a.example/next", 1, "queued", lease.url_id),
+        ("http://b.example/", 1, "queued", lease.url_id),
+    ]
+    assert tuple(page) == (200, '"v1"', True, 1)
+    # The nofollow link is not queued (T6), so it has no row to link to: nothing to report.
+    assert [tuple(row) for row in link_rows] == [
+        ("http://a.example/next", False),
+        ("http://b.example/", False),
+    ]
+
+
+def test_t5_nofollow_page_links_are_recorded_not_queued(frontier, database):
+    frontier.add(["http://a.example/", "http://a.example/known"], now=T0)
+    lease = claim(frontier, 0)
+    frontier.complete(
+        lease,
+        PageOutcome(200, nofollow=True),
+        now=at(0),
+        next_fetch_at=at(1),
+        links=[LinkOut("http://a.example/known"), LinkOut("http://a.example/new")],
+        follow_links=False,
+    )
+    with database.engine.connect() as connection:
+        urls = connection.execute(text("SELECT url FROM urls ORDER BY id")).scalars().all()
+        links = connection.execute(text("SELECT nofollow FROM links")).scalars().all()
+    assert urls == ["http://a.example/", "http://a.example/known"]
+    assert links == [True]
+
+
+def test_c5_expired_lease_returns_and_the_late_worker_records_nothing(frontier):
+    frontier.add(["http://a.example/"], now=T0)
+    stale = claim(frontier, 0, worker="slow")
+    assert frontier.release_expired(now=at(30)) == 0
+    assert frontier.release_expired(now=at(61)) == 1
+    fresh = claim(frontier, 62, worker="fast")
+    assert fresh.url_id == stale.url_id
+    assert not frontier.complete(stale, PageOutcome(200), now=at(62), next_fetch_at=at(63))
+    done(frontier, fresh, 62)
+    assert frontier.stats(now=at(63)).by_state["done"] == 1
+
+
+def test_c5_leases_of_a_dead_local_process_return_at_once(frontier):
+    frontier.add(["http://a.example/"], now=T0)
+    gone = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.getpid())"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    owner = f"{socket.gethostname()}:{gone.stdout.strip()}:t1"
+    claim(frontier, 0, worker=owner)
+    assert frontier.release_expired(now=at(1)) == 1  # long before the lease would expire
+    assert claim(frontier, 2).url == "http://a.example/"  # after the host's delay
+
+
+def test_o6_defer_and_wake(frontier):
+    frontier.add(["http://a.example/"], now=T0)
+    lease = claim(frontier, 0)
+    assert frontier.defer(
+        lease, until=at(30), reason="robots-unreachable", detail={"status": 503}, now=at(0)
+    )
+    assert frontier.claim("w1", now=at(10)) == Wait(at(30), "deferred work")
+    assert frontier.wake_deferred(now=at(30)) == 1
+    assert claim(frontier, 30).url_id == lease.url_id
+
+
+def test_fail_with_retry_then_final(frontier, database):
+    frontier.add(["http://a.example/"], now=T0)
+    lease = claim(frontier, 0)
+    frontier.fail(
+        lease, "503 Service Unavailable", status=503, now=at(0), next_fetch_at=at(5), retry_at=at(5)
+    )
+    assert isinstance(frontier.claim("w1", now=at(4)), Wait)
+    retry = claim(frontier, 6)
+    assert (retry.url_id, retry.attempts) == (lease.url_id, 1)
+    frontier.fail(retry, "503 Service Unavailable", status=503, now=at(6), next_fetch_at=at(7))
+    with database.engine.connect() as connection:
+        row = connection.execute(text("SELECT state, attempts, status, error FROM urls")).one()
+    assert tuple(row) == ("failed", 2, 503, "503 Service Unavailable")
+
+
+def test_exclude_keeps_the_reason_as_data(frontier, database):
+    frontier.add(["http://a.example/private"], now=T0)
+    lease = claim(frontier, 0)
+    detail = {
+        "origin": "http://a.example",
+        "semantics": "draft",
+        "line": 3,
+        "text": "Disallow: /private",
+    }
+    frontier.exclude(lease, state="excluded", reason="robots", detail=detail, now=at(0))
+    with database.engine.connect() as connection:
+        row = connection.execute(text("SELECT state, reason, reason_detail FROM urls")).one()
+    assert (row.state, row.reason, json.loads(row.reason_detail)) == ("excluded", "robots", detail)
+    with pytest.raises(ValueError, match="not a final state"):
+        frontier.exclude(lease, state="queued", reason="x", now=at(0))
+
+
+def test_release_returns_the_url_without_counting_an_attempt(frontier):
+    frontier.add(["http://a.example/"], now=T0)
+    lease = claim(frontier, 0)
+    frontier.release(lease, now=at(0.3), next_fetch_at=at(1.3))  # robots.txt was fetched first
+    assert isinstance(frontier.claim("w1", now=at(1)), Wait)
+    again = claim(frontier, 1.3)
+    assert (again.url_id, again.attempts) == (lease.url_id, 0)
+
+
+def test_stats_counts_states_hosts_and_next_ready(frontier):
+    frontier.add(["http://a.example/1", "http://a.example/2", "http://b.example/"], now=T0)
+    done(frontier, claim(frontier, 0), 0)
+    stats = frontier.stats(now=at(0), per_host=True)
+    assert stats.by_state["done"] == 1
+    assert stats.by_state["queued"] == 2
+    assert stats.total == 3
+    assert sum(stats.by_host["a.example"].values()) == 2
+    assert stats.robots_outcomes == {"unknown": 2}
+    assert stats.next_ready_at == at(0)
+
+
+def test_frontier_survives_reopening(database_url):
+    from politecrawl.store import open_database
+
+    first = open_database(database_url)
+    Frontier(first).add(["http://a.example/1", "http://a.example/2"], now=T0)
+    lease = claim(Frontier(first), 0)
+    first.close()
+    second = open_database(database_url)
+    frontier = Frontier(second)
+    done(frontier, lease, 1)
+    assert claim(frontier, 2).url == "http://a.example/2"
+    second.close()
+
+
+def test_p2_o6_status_says_what_each_host_waits_for(frontier, database):
+    from politecrawl.store.hosts import host_waits
+
+    frontier.add(
+        ["http://a.example/1", "http://a.example/2", "http://b.example/1", "http://c.example/1"],
+        now=T0,
+    )
+    done(frontier, claim(frontier, 0), 0)  # a host done once: its delay runs
+    deferred = claim(frontier, 0)
+    frontier.defer(deferred, until=at(300), reason="robots-deferred", now=at(0))
+    in_flight = claim(frontier, 0)
+    waits = {wait.host: wait for wait in host_waits(database)}
+    reasons = {host: wait.why(at(0.5)) for host, wait in waits.items()}
+    assert any(
+        reason.startswith("politeness delay (1 s between requests)") for reason in reasons.values()
+    )
+    assert reasons[deferred.host] == "deferred: robots-deferred"
+    assert reasons[in_flight.host] == "1 request(s) in flight"

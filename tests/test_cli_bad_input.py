@@ -1,0 +1,142 @@
+"""Bad input on the command line: one line on stderr, exit status 2, no traceback, and an
+existing crawl database left exactly as it was [B1]."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from politecrawl.store import Frontier, open_database
+
+
+def politecrawl(*args: str, cwd: Path, env: dict[str, str] | None = None, stdin: str = ""):
+    return subprocess.run(
+        [sys.executable, "-m", "politecrawl", *args],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=cwd,
+        env={**os.environ, **(env or {})},
+        input=stdin,
+        check=False,
+    )
+
+
+def digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+@pytest.fixture
+def workspace(tmp_path):
+    """A directory with a valid seeds file and an existing crawl database."""
+    (tmp_path / "seeds.txt").write_text("http://127.0.0.9:9/\n")
+    database = open_database(str(tmp_path / "crawl.db"))
+    from datetime import UTC, datetime
+
+    Frontier(database).add(["http://127.0.0.9:9/"], now=datetime.now(UTC))
+    database.close()
+    return tmp_path
+
+
+def assert_one_line_error(result, *needles: str) -> None:
+    assert result.returncode == 2, (result.stdout, result.stderr)
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr
+    assert "Traceback" not in result.stderr
+    for needle in needles:
+        assert needle in lines[0]
+
+
+def test_b1_missing_seeds_file(workspace):
+    before = digest(workspace / "crawl.db")
+    result = politecrawl("run", "nope.txt", "--db", "crawl.db", cwd=workspace)
+    assert_one_line_error(result, "nope.txt", "no such")
+    assert digest(workspace / "crawl.db") == before
+
+
+def test_b1_empty_seeds_file(workspace):
+    (workspace / "empty.txt").write_text("# nothing here\n\n")
+    result = politecrawl("run", "empty.txt", "--db", "crawl.db", cwd=workspace)
+    assert_one_line_error(result, "empty.txt")
+
+
+def test_b1_seeds_from_stdin_with_no_url(workspace):
+    result = politecrawl("run", "-", "--db", "crawl.db", cwd=workspace, stdin="just text\n")
+    assert_one_line_error(result, "<stdin>")
+
+
+def test_b1_database_in_a_missing_directory(workspace):
+    result = politecrawl("run", "seeds.txt", "--db", "no/such/dir/crawl.db", cwd=workspace)
+    assert_one_line_error(result, "no/such/dir/crawl.db", "does not exist")
+    assert not (workspace / "no").exists()
+
+
+def test_b1_a_file_that_is_not_a_crawl_database(workspace):
+    (workspace / "notes.db").write_text("my notes\n")
+    before = digest(workspace / "notes.db")
+    result = politecrawl("run", "seeds.txt", "--db", "notes.db", cwd=workspace)
+    assert_one_line_error(result, "notes.db", "not a crawl database")
+    assert digest(workspace / "notes.db") == before
+
+
+def test_b1_another_programs_sqlite_database(workspace):
+    with sqlite3.connect(workspace / "app.db") as connection:
+        connection.execute("CREATE TABLE invoices (id INTEGER PRIMARY KEY)")
+    before = digest(workspace / "app.db")
+    result = politecrawl("status", "--db", "app.db", cwd=workspace)
+    assert_one_line_error(result, "app.db", "invoices")
+    assert digest(workspace / "app.db") == before
+
+
+def test_b1_a_config_file_that_is_not_toml(workspace):
+    (workspace / "bad.toml").write_text("[politeness]\ndelay_seconds = = 2\n")
+    before = digest(workspace / "crawl.db")
+    result = politecrawl(
+        "run", "seeds.txt", "--db", "crawl.db", "--config", "bad.toml", cwd=workspace
+    )
+    assert_one_line_error(result, "bad.toml:2", "not valid TOML")
+    assert digest(workspace / "crawl.db") == before
+
+
+def test_b1_an_unknown_setting_in_the_config_file(workspace):
+    (workspace / "typo.toml").write_text("delay = 2\n")
+    result = politecrawl("run", "seeds.txt", "--config", "typo.toml", cwd=workspace)
+    assert_one_line_error(result, "typo.toml:1", "unknown setting 'delay'", "delay_seconds")
+
+
+def test_b1_an_impossible_value(workspace):
+    result = politecrawl("run", "seeds.txt", "--delay", "-1", cwd=workspace)
+    assert_one_line_error(result, "--delay", "delay_seconds")
+    result = politecrawl("run", "seeds.txt", "--workers", "0", cwd=workspace)
+    assert_one_line_error(result, "--workers", "at least 1")
+
+
+def test_b1_a_bad_environment_variable(workspace):
+    result = politecrawl("run", "seeds.txt", cwd=workspace, env={"POLITECRAWL_WORKERS": "four"})
+    assert_one_line_error(result, "POLITECRAWL_WORKERS", "whole number")
+
+
+def test_b1_an_unknown_option(workspace):
+    result = politecrawl("run", "seeds.txt", "--fast", cwd=workspace)
+    assert_one_line_error(result, "unrecognized arguments: --fast")
+
+
+def test_b1_resume_without_a_crawl(workspace):
+    result = politecrawl("resume", "--db", "fresh.db", cwd=workspace)
+    assert_one_line_error(result, "fresh.db", "no crawl has run")
+
+
+def test_b1_an_unreachable_postgres(workspace):
+    result = politecrawl(
+        "status",
+        "--db",
+        "postgresql+psycopg://postgres@127.0.0.1:1/none?connect_timeout=2",
+        cwd=workspace,
+    )
+    assert_one_line_error(result, "cannot open the database")

@@ -1,0 +1,201 @@
+"""The gate and the robots store, with ``responses`` for HTTP and a fake clock [O2-O7, E1-E4]."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+import responses
+
+from politecrawl.config import CrawlConfig
+from politecrawl.fetch import Fetcher
+from politecrawl.gate import Gate
+from politecrawl.store import Frontier, open_database
+from politecrawl.store.policies import PolicyStore
+from politecrawl.testing import FakeClock
+
+ORIGIN = "http://robots.test"
+ROBOTS = ORIGIN + "/robots.txt"
+
+
+@pytest.fixture
+def clock():
+    return FakeClock()
+
+
+@pytest.fixture
+def setup(tmp_path, clock):
+    config = CrawlConfig(database=str(tmp_path / "c.db"), delay_seconds=0.5)
+    database = open_database(config.database)
+    frontier = Frontier(database)
+    frontier.add([ORIGIN + "/", "http://other.test/"], now=clock.now())
+    fetcher = Fetcher(user_agent=config.user_agent)
+    store = PolicyStore(database)
+
+    def make_gate(**changes):
+        return Gate(
+            config.replace(**changes) if changes else config,
+            store,
+            fetcher,
+            clock,
+            reserve_host=lambda host, now: frontier.reserve_host(host, now=now),
+            release_host=lambda host, at: frontier.release_host(host, next_fetch_at=at),
+        )
+
+    yield make_gate, store
+    fetcher.close()
+    database.close()
+
+
+def check(gate, clock, path):
+    return gate.check(ORIGIN, ORIGIN + path, now=clock.now())
+
+
+@responses.activate
+def test_o2_robots_first_then_o3_obeyed_and_e1_stored(setup, clock):
+    make_gate, store = setup
+    responses.get(ROBOTS, body="User-agent: *\nDisallow: /private\n", headers={"ETag": '"r1"'})
+    gate = make_gate()
+    assert check(gate, clock, "/").kind == "robots_first"
+    assert check(gate, clock, "/robots.txt").kind == "allowed"
+    outcome = gate.fetch_robots(ORIGIN)
+    assert outcome.kind == "parsed"
+    assert check(gate, clock, "/").kind == "allowed"
+    denied = check(gate, clock, "/private/x")
+    assert denied.kind == "disallowed"
+    assert denied.verdict.rule.line_number == 2
+    # E1: a new gate (a restarted crawl) reads the stored policy without fetching again.
+    assert make_gate().check(ORIGIN, ORIGIN + "/private", now=clock.now()).kind == "disallowed"
+    assert len(responses.calls) == 1
+    assert store.get(ORIGIN).etag == '"r1"'
+
+
+@responses.activate
+@pytest.mark.parametrize(
+    ("status", "kind"),
+    [(404, "allowed"), (410, "allowed"), (401, "disallowed"), (403, "disallowed")],
+)
+def test_o4_o5_status_outcomes(setup, clock, status, kind):
+    make_gate, _ = setup
+    responses.get(ROBOTS, status=status)
+    gate = make_gate()
+    gate.fetch_robots(ORIGIN)
+    assert check(gate, clock, "/anything").kind == kind
+
+
+@responses.activate
+def test_o5_rfc9309_reading_of_403_is_a_setting(setup, clock):
+    make_gate, _ = setup
+    responses.get(ROBOTS, status=403)
+    gate = make_gate(unauthorized_means_allowed=True)
+    gate.fetch_robots(ORIGIN)
+    assert check(gate, clock, "/x").kind == "allowed"
+
+
+@responses.activate
+def test_o6_temporary_failures_defer_then_back_off_then_give_up_for_the_run(setup, clock):
+    make_gate, _ = setup
+    responses.get(ROBOTS, status=503)
+    gate = make_gate()
+    waits = []
+    for _ in range(4):
+        outcome = gate.fetch_robots(ORIGIN)
+        assert outcome.kind == "deferred"
+        waits.append(None if outcome.retry_at is None else (outcome.retry_at - clock.now()))
+        verdict = check(gate, clock, "/")
+        assert verdict.kind == "deferred"
+        if outcome.retry_at is not None:
+            clock.advance((outcome.retry_at - clock.now()).total_seconds())
+            assert check(gate, clock, "/").kind == "robots_first"
+    assert waits == [timedelta(seconds=1), timedelta(seconds=2), timedelta(seconds=4), None]
+
+
+@responses.activate
+def test_o6_then_success(setup, clock):
+    make_gate, _ = setup
+    responses.get(ROBOTS, status=500)
+    responses.get(ROBOTS, body="User-agent: *\nDisallow: /x\n")
+    gate = make_gate()
+    assert gate.fetch_robots(ORIGIN).kind == "deferred"
+    clock.advance(1)
+    assert gate.fetch_robots(ORIGIN).kind == "parsed"
+    assert check(gate, clock, "/x").kind == "disallowed"
+
+
+@responses.activate
+def test_o7_redirects_followed_and_applied_to_the_origin_asked(setup, clock):
+    make_gate, _ = setup
+    responses.get(ROBOTS, status=301, headers={"Location": "/policy/robots.txt"})
+    responses.get(ORIGIN + "/policy/robots.txt", body="User-agent: *\nDisallow: /secret\n")
+    gate = make_gate()
+    start = clock.now()
+    assert gate.fetch_robots(ORIGIN).kind == "parsed"
+    assert check(gate, clock, "/secret").kind == "disallowed"
+    assert clock.now() - start >= timedelta(seconds=0.5)  # the hop waited the host's delay (P2)
+
+
+@responses.activate
+def test_o7_redirect_loop_counts_as_temporary_failure(setup, clock):
+    make_gate, _ = setup
+    responses.get(ROBOTS, status=302, headers={"Location": ROBOTS})
+    gate = make_gate()
+    outcome = gate.fetch_robots(ORIGIN)
+    assert outcome.kind == "deferred"
+    assert "redirects" in outcome.reason
+
+
+@responses.activate
+def test_o8_only_the_first_bytes_are_read(setup, clock):
+    make_gate, _ = setup
+    body = "User-agent: *\nDisallow: /early\n" + "#" * 600_000 + "\nDisallow: /late\n"
+    responses.get(ROBOTS, body=body)
+    gate = make_gate()
+    gate.fetch_robots(ORIGIN)
+    assert check(gate, clock, "/early").kind == "disallowed"
+    assert check(gate, clock, "/late").kind == "allowed"
+
+
+@responses.activate
+def test_e2_e3_expiry_then_conditional_revalidation(setup, clock):
+    make_gate, _ = setup
+    responses.get(
+        ROBOTS,
+        body="User-agent: *\nDisallow: /x\n",
+        headers={"Cache-Control": "max-age=60", "ETag": '"v1"'},
+    )
+    responses.get(ROBOTS, status=304, headers={"Cache-Control": "max-age=60"})
+    gate = make_gate()
+    gate.fetch_robots(ORIGIN)
+    clock.advance(59)
+    assert check(gate, clock, "/x").kind == "disallowed"
+    clock.advance(2)
+    assert check(gate, clock, "/x").kind == "robots_first"  # E3: revalidate before use
+    outcome = gate.fetch_robots(ORIGIN)
+    assert responses.calls[1].request.headers["If-None-Match"] == '"v1"'
+    assert outcome.kind == "parsed"
+    assert check(gate, clock, "/x").kind == "disallowed"
+    assert check(gate, clock, "/y").kind == "allowed"
+
+
+@responses.activate
+def test_e3_a_changed_robots_txt_replaces_the_old(setup, clock):
+    make_gate, _ = setup
+    responses.get(
+        ROBOTS, body="User-agent: *\nDisallow: /x\n", headers={"Cache-Control": "max-age=5"}
+    )
+    responses.get(ROBOTS, body="User-agent: *\nDisallow: /y\n")
+    gate = make_gate()
+    gate.fetch_robots(ORIGIN)
+    clock.advance(6)
+    gate.fetch_robots(ORIGIN)
+    assert check(gate, clock, "/x").kind == "allowed"
+    assert check(gate, clock, "/y").kind == "disallowed"
+
+
+@responses.activate
+def test_crawl_delay_is_read_for_our_agent(setup, clock):
+    make_gate, _ = setup
+    responses.get(ROBOTS, body="User-agent: politecrawl\nCrawl-delay: 2.5\nDisallow:\n")
+    gate = make_gate()
+    gate.fetch_robots(ORIGIN)
+    assert gate.robots_delay(ORIGIN) == 2.5

@@ -1,0 +1,59 @@
+"""The public API is a tested list (STYLE 5): a drift in ``__all__`` fails here."""
+
+import politecrawl
+import politecrawl.robots
+
+
+def test_top_level_all_is_sorted_and_intended():
+    assert politecrawl.__all__ == sorted(politecrawl.__all__)
+    assert politecrawl.__all__ == [
+        "CrawlConfig",
+        "CrawlSummary",
+        "Crawler",
+        "Excluded",
+        "Page",
+        "__version__",
+    ]
+    for name in politecrawl.__all__:
+        assert getattr(politecrawl, name) is not None
+
+
+def test_importing_the_robots_engine_does_not_load_the_crawl_machinery():
+    import subprocess
+    import sys
+
+    code = (
+        "import politecrawl.robots, sys; "
+        "print('sqlalchemy' in sys.modules, 'requests' in sys.modules)"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    )
+    assert result.stdout.split() == ["False", "False"]
+
+
+def test_robots_all_is_the_stable_engine_api():
+    # ruff's RUF022 keeps __all__ sorted (constants, classes, functions); this keeps it intended.
+    assert set(politecrawl.robots.__all__) == {
+        "SEMANTICS_NAMES",
+        "ParseWarning",
+        "Record",
+        "RequestRate",
+        "RobotsLimits",
+        "RobotsPolicy",
+        "Rule",
+        "SemanticsName",
+        "Verdict",
+        "agent_name_token",
+        "parse_robots",
+    }
+    for name in politecrawl.robots.__all__:
+        assert hasattr(politecrawl.robots, name)
+
+
+def test_the_readme_library_example_names_exist():
+    from politecrawl import CrawlConfig, Crawler
+
+    config = CrawlConfig(agent="examplebot", contact="https://example.org/bot", database="x.db")
+    assert config.user_agent == f"examplebot/{politecrawl.__version__} (+https://example.org/bot)"
+    assert callable(Crawler)

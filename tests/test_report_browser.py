@@ -1,0 +1,203 @@
+"""The HTML report in a real browser: headless Chromium shows it and runs its script.
+
+What a person would see: a screenshot that is not blank, a DOM (after the script ran) whose
+tables are all marked ``data-sortable="ready"``, the summary counts, and a broken link with the
+page that links to it; a click on a column header that really sorts; and a hostile URL shown
+as text, never as markup. Chromium is the Debian package ``chromium``; without it these tests
+skip, except in CI (``CI=true``), where a missing browser is a failure. Each run is bounded by
+a time-out and uses a throw-away profile.
+"""
+
+from __future__ import annotations
+
+import base64
+import dataclasses
+import hashlib
+import os
+import shutil
+import subprocess
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+from tests.test_report import AGENT, build_crawl
+
+from politecrawl.report import build_report
+from politecrawl.report_html import render_html
+from politecrawl.report_model import BrokenLink, Referrer
+from politecrawl.store import open_database
+
+A = "http://a.test"
+TIMEOUT_SECONDS = 60
+FLAGS = (
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+)
+
+
+def _chromium() -> str:
+    found = shutil.which("chromium") or shutil.which("chromium-browser")
+    if found is None:
+        if os.environ.get("CI") == "true":
+            pytest.fail("CI must run the browser tests: chromium is not installed")
+        pytest.skip("chromium is not installed (apt-get install -y chromium)")
+    return found
+
+
+def _run(tmp_path: Path, page: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    profile = tmp_path / f"profile-{len(list(tmp_path.glob('profile-*')))}"
+    command = [_chromium(), *FLAGS, f"--user-data-dir={profile}", *args, page.as_uri()]
+    result = subprocess.run(
+        command, capture_output=True, text=True, timeout=TIMEOUT_SECONDS, check=False
+    )
+    assert result.returncode == 0, result.stderr[-2000:]
+    return result
+
+
+@pytest.fixture(scope="module")
+def report_html(tmp_path_factory) -> str:
+    database = open_database(str(tmp_path_factory.mktemp("browser") / "crawl.db"))
+    try:
+        build_crawl(database)
+        return render_html(build_report(database, agent=AGENT))
+    finally:
+        database.close()
+
+
+class _Dom(HTMLParser):
+    """The dumped DOM: tables' attributes, each cell's text, and all text."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.tables: list[dict[str, str | None]] = []
+        self.section: str | None = None
+        self.rows: dict[str, list[list[str]]] = {}
+        self.cards: list[str] = []
+        self._cell: list[str] | None = None
+        self._card: list[str] | None = None
+        self._card_tag = ""
+
+    def handle_starttag(self, tag, attrs):
+        found = dict(attrs)
+        if tag == "section":
+            self.section = found.get("id")
+        elif tag == "table":
+            self.tables.append(found)
+        elif tag == "tr" and self.section is not None:
+            self.rows.setdefault(self.section, []).append([])
+        elif tag == "td":
+            self._cell = []
+        elif "card" in (found.get("class") or "").split():
+            self._card, self._card_tag = [], tag
+
+    def handle_endtag(self, tag):
+        if tag == "td" and self._cell is not None and self.section is not None:
+            self.rows[self.section][-1].append(" ".join("".join(self._cell).split()))
+            self._cell = None
+        elif tag == self._card_tag and self._card is not None:
+            self.cards.append(" ".join("".join(self._card).split()))
+            self._card = None
+
+    def handle_data(self, data):
+        if self._cell is not None:
+            self._cell.append(data + " ")
+        if self._card is not None:
+            self._card.append(data + " ")
+
+
+def _dom(text: str) -> _Dom:
+    dom = _Dom()
+    dom.feed(text)
+    return dom
+
+
+def test_screenshot_shows_a_page(tmp_path, report_html):
+    page = tmp_path / "report.html"
+    page.write_text(report_html, encoding="utf-8")
+    shot = tmp_path / "report.png"
+    _run(tmp_path, page, f"--screenshot={shot}", "--window-size=1280,2000")
+    data = shot.read_bytes()
+    assert data.startswith(b"\x89PNG\r\n\x1a\n")
+    assert len(data) > 50_000  # a blank 1280x2000 page is about 12 kB; this report ~190 kB
+    try:
+        from PIL import Image
+    except ImportError:
+        return
+    with Image.open(shot) as image:
+        assert image.size == (1280, 2000)
+        assert len(image.convert("RGB").getcolors(maxcolors=1 << 24) or ()) > 10
+
+
+def test_the_script_runs_and_the_page_shows_counts_and_broken_links(tmp_path, report_html):
+    page = tmp_path / "report.html"
+    page.write_text(report_html, encoding="utf-8")
+    dom = _dom(_run(tmp_path, page, "--dump-dom").stdout)
+    assert len(dom.tables) == 10
+    assert {table.get("data-sortable") for table in dom.tables} == {"ready"}
+    assert "20 all URLs" in dom.cards
+    assert "12 done" in dom.cards
+    assert "2 Broken links" in dom.cards
+    assert "2 Draft and RFC 9309 disagree" in dom.cards
+    assert [
+        "http://a.test/missing",
+        "404",
+        "HTTP 404",
+        "http://a.test/ http://a.test/about nofollow",
+    ] in dom.rows["broken_links"]
+
+
+def _with_test_script(html: str, script: str) -> str:
+    """The report plus one more script, admitted by the page's CSP through its hash."""
+    digest = base64.b64encode(hashlib.sha256(script.encode()).digest()).decode()
+    html = html.replace("script-src 'sha256-", f"script-src 'sha256-{digest}' 'sha256-", 1)
+    return html.replace("</body>", f"<script>{script}</script>\n</body>", 1)
+
+
+CLICK = """
+(function () {
+  function click(section, column, times) {
+    var table = document.querySelector("#" + section + " table");
+    var button = table.tHead.rows[0].cells[column].querySelector("button");
+    for (var i = 0; i < times; i++) { button.click(); }
+  }
+  click("robots_excluded", 0, 2);
+  click("broken_links", 1, 1);
+})();
+"""
+
+
+def test_clicking_a_header_sorts_its_table(tmp_path, report_html):
+    page = tmp_path / "report.html"
+    page.write_text(_with_test_script(report_html, CLICK), encoding="utf-8")
+    dom = _dom(_run(tmp_path, page, "--dump-dom").stdout)
+    robots = [row[0] for row in dom.rows["robots_excluded"] if row]
+    assert robots == ["http://d.test/x", f"{A}/private/x", f"{A}/private/open/page"]  # descending
+    broken = [row[0] for row in dom.rows["broken_links"] if row]
+    assert broken == [f"{A}/missing", f"{A}/gone"]  # by status, numerically; empty last
+
+
+def test_a_hostile_url_shows_as_text_in_the_browser(tmp_path):
+    hostile = "http://a.test/<script>alert(1)</script>"
+    database = open_database(str(tmp_path / "hostile.db"))
+    try:
+        report = build_report(database, agent=AGENT)
+    finally:
+        database.close()
+    report = dataclasses.replace(
+        report,
+        broken_links=(
+            BrokenLink(hostile, 404, "done", "<img src=x onerror=alert(2)>", (Referrer(hostile),)),
+        ),
+    )
+    page = tmp_path / "hostile.html"
+    page.write_text(render_html(report), encoding="utf-8")
+    dump = _run(tmp_path, page, "--dump-dom").stdout
+    dom = _dom(dump)
+    assert dom.rows["broken_links"][1][0] == hostile
+    assert dump.count("<script") == 1
+    assert "<img" not in dump

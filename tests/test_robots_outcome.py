@@ -1,0 +1,115 @@
+"""What a robots.txt answer means and how long it holds [O3-O7, E2-E4]."""
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from politecrawl.robots.outcome import (
+    RobotsRules,
+    freshness_seconds,
+    outcome_of_failure,
+    outcome_of_response,
+    renewed,
+)
+
+T0 = datetime(2026, 1, 1, tzinfo=UTC)
+RULES = RobotsRules()
+WEEK = 7 * 86_400.0
+
+
+def answer(status, headers=None, body=b"", failures=0, retry_after=None):
+    return outcome_of_response(
+        status,
+        headers or {},
+        body,
+        now=T0,
+        failures_before=failures,
+        rules=RULES,
+        retry_after_seconds=retry_after,
+    )
+
+
+def test_o3_2xx_is_parsed_and_kept_with_validators():
+    outcome = answer(
+        200,
+        {"ETag": '"x"', "Last-Modified": "Mon, 01 Jan 2024 00:00:00 GMT"},
+        b"User-agent: *\nDisallow: /\n",
+    )
+    assert (outcome.kind, outcome.body, outcome.etag) == (
+        "parsed",
+        b"User-agent: *\nDisallow: /\n",
+        '"x"',
+    )
+    assert outcome.last_modified == "Mon, 01 Jan 2024 00:00:00 GMT"
+
+
+@pytest.mark.parametrize("status", [404, 410, 400, 418])
+def test_o4_missing_robots_means_no_restrictions(status):
+    assert answer(status).kind == "allow_all"
+
+
+@pytest.mark.parametrize("status", [401, 403])
+def test_o5_unauthorized_disallows_the_whole_origin_for_a_shorter_time(status):
+    outcome = answer(status)
+    assert outcome.kind == "disallow_all"
+    assert outcome.expires_at == T0 + timedelta(seconds=RULES.denied_lifetime_seconds)
+
+
+def test_o5_rfc9309_reading_is_a_setting():
+    rules = RobotsRules(unauthorized_means_allowed=True)
+    outcome = outcome_of_response(403, {}, b"", now=T0, failures_before=0, rules=rules)
+    assert outcome.kind == "allow_all"
+
+
+@pytest.mark.parametrize("status", [500, 502, 503, 429])
+def test_o6_temporary_failure_defers_with_doubling_back_off(status):
+    first = answer(status)
+    assert (first.kind, first.failures, first.retry_at) == (
+        "deferred",
+        1,
+        T0 + timedelta(seconds=1),
+    )
+    second = answer(status, failures=1)
+    assert second.retry_at == T0 + timedelta(seconds=2)
+    third = answer(status, failures=2)
+    assert third.retry_at == T0 + timedelta(seconds=4)
+    last = answer(status, failures=3)
+    assert (last.kind, last.retry_at, last.failures) == ("deferred", None, 4)
+
+
+def test_o6_a_longer_retry_after_wins():
+    assert answer(503, retry_after=120).retry_at == T0 + timedelta(seconds=120)
+
+
+def test_o6_network_failure_is_deferred():
+    outcome = outcome_of_failure("connection refused", now=T0, failures_before=0, rules=RULES)
+    assert outcome.kind == "deferred"
+    assert "connection refused" in outcome.reason
+
+
+@pytest.mark.parametrize(
+    ("headers", "seconds"),
+    [
+        ({}, WEEK),
+        ({"Cache-Control": "max-age=3600"}, 3600),
+        ({"cache-control": "public, s-maxage=60"}, 60),
+        ({"Cache-Control": "max-age=0"}, 1.0),
+        ({"Cache-Control": "no-cache"}, 1.0),
+        ({"Cache-Control": "max-age=99999999"}, WEEK),
+        (
+            {"Expires": "Thu, 01 Jan 2026 01:00:00 GMT", "Date": "Thu, 01 Jan 2026 00:00:00 GMT"},
+            3600,
+        ),
+        ({"Expires": "0"}, 1.0),
+    ],
+)
+def test_e2_freshness_from_headers_clamped(headers, seconds):
+    assert freshness_seconds(headers, RULES) == seconds
+
+
+def test_e3_304_renews_the_policy():
+    previous = answer(200, {"ETag": '"v1"'}, b"User-agent: *\nDisallow: /x\n")
+    later = T0 + timedelta(days=8)
+    fresh = renewed(previous, {"Cache-Control": "max-age=60"}, now=later, rules=RULES)
+    assert (fresh.kind, fresh.body, fresh.etag) == ("parsed", previous.body, '"v1"')
+    assert fresh.expires_at == later + timedelta(seconds=60)

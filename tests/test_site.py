@@ -1,0 +1,534 @@
+"""The end-to-end test web itself: its servers, log, ground truth and auditors (tests/site/).
+
+The site is checked with plain ``requests`` (no crawler code): every robots.txt outcome answers
+as described, conditional requests, redirects, traps, slow, huge and gzip pages, the log. The
+truth is spot-checked rule by rule, and the auditors run on synthetic logs and on a real one.
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+import time
+import zlib
+from email.utils import formatdate
+from pathlib import Path
+from urllib.parse import urljoin
+
+# "tests.site", not "site": a bare "site" is the standard library's module.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import pytest
+import requests
+from tests.site import Page, Request, TrapGuard, Truth, audit, build_site, fixtures, serve
+from tests.site.build_main import CHAIN_REDIRECTS, META_CASES
+from tests.site.canonical import host_of, origin_of, path_of
+from tests.site.pages import read_html
+
+web = fixtures.web  # the fixture, until tests/conftest.py imports it for every test
+MiB = 1 << 20
+
+
+def get(url: str, **options) -> requests.Response:
+    options.setdefault("timeout", 10)
+    options.setdefault("allow_redirects", False)
+    return requests.get(url, **options)
+
+
+# --- the description --------------------------------------------------------------------------
+
+
+def test_build_is_deterministic_and_the_seed_shapes_it():
+    one, again, other = build_site(0), build_site(0), build_site(1)
+    assert one == again
+    assert other != one
+    ports = {origin.key: 40000 + n for n, origin in enumerate(one.origins)}
+    assert one.bind(ports).truth() == again.bind(ports).truth()
+    assert one.bind(ports).truth().must != other.bind(ports).truth().must
+
+
+def test_truth_needs_ports():
+    with pytest.raises(ValueError, match="bind"):
+        build_site().truth()
+
+
+def test_o1_each_origin_has_its_own_loopback_address(web):
+    addresses = [origin.address for origin in web.site.origins]
+    assert len(set(addresses)) == len(addresses) >= 15
+    assert all(a.startswith("127.0.0.") and a != "127.0.0.1" for a in addresses)
+    assert all(base.rsplit(":", 1)[1] != "0" for base in web.bases.values())
+    assert web.url("outside") not in web.seeds
+    assert len(web.seeds) == len(addresses) - 1
+
+
+def test_truth_lists_are_disjoint_and_every_fetch_is_described(web):
+    truth = web.truth()
+    assert not truth.must & set(truth.never)
+    assert not truth.may & (truth.must | set(truth.never))
+    assert all(web.site.page_at(url) is not None for url in truth.must)
+    assert truth.indexable | truth.noindex <= truth.must
+
+
+# --- robots.txt outcomes (O3-O8) -----------------------------------------------------------------
+
+ROBOTS_STATUS = {
+    "main": 200,
+    "friend": 200,
+    "robots-404": 404,
+    "robots-410": 410,
+    "robots-401": 401,
+    "robots-403": 403,
+    "robots-503": 503,
+    "robots-redirect": 301,
+    "robots-redirect-cross": 302,
+    "robots-redirect-loop": 302,
+    "robots-huge": 200,
+    "robots-disallow-all": 200,
+}
+
+
+def test_o3_to_o7_each_robots_txt_answers_as_described(web):
+    for key, status in ROBOTS_STATUS.items():
+        assert get(web.url(key, "/robots.txt")).status_code == status, key
+    assert "User-agent: politecrawl" in get(web.url("main", "/robots.txt")).text
+    assert get(web.url("robots-disallow-all", "/robots.txt")).text.endswith("Disallow: /\n")
+    assert get(web.url("robots-503", "/robots.txt")).headers["Retry-After"] == "1"
+    assert "WWW-Authenticate" in get(web.url("robots-401", "/robots.txt")).headers
+
+
+def test_o6_robots_fails_once_then_answers(web):
+    url = web.url("robots-500-then-200", "/robots.txt")
+    assert [get(url).status_code for _ in range(3)] == [500, 200, 200]
+    assert "Disallow: /private/" in get(url).text
+
+
+def test_o7_robots_redirects_local_cross_origin_and_loop(web):
+    local = get(web.url("robots-redirect", "/robots.txt"), allow_redirects=True)
+    assert local.url == web.url("robots-redirect", "/policies/robots.txt")
+    assert "Disallow: /blocked-by-redirect/" in local.text
+    cross = get(web.url("robots-redirect-cross", "/robots.txt"), allow_redirects=True)
+    assert cross.url == web.url("friend", "/shared-robots.txt")
+    assert "Disallow: /blocked-by-cross/" in cross.text
+    with pytest.raises(requests.TooManyRedirects):
+        get(web.url("robots-redirect-loop", "/robots.txt"), allow_redirects=True)
+
+
+def test_o8_oversized_robots_has_its_rule_after_the_cut(web):
+    body = get(web.url("robots-huge", "/robots.txt")).content
+    assert len(body) > 512 * 1024
+    assert body.index(b"Disallow: /early/") < 512 * 1024 < body.index(b"Disallow: /late/")
+
+
+def test_o6_slow_robots_answers_late_and_the_log_says_so(web):
+    started = time.monotonic()
+    assert get(web.url("robots-slow", "/robots.txt")).status_code == 200
+    assert time.monotonic() - started >= 0.95
+    entry = web.log[-1]
+    assert entry.finished_at - entry.started_at >= 0.95
+
+
+# --- pages ---------------------------------------------------------------------------------------
+
+
+def test_e3_conditional_requests_answer_304_until_the_page_changes(web):
+    url = web.url("main", "/about.html")
+    first = get(url)
+    etag, modified = first.headers["ETag"], first.headers["Last-Modified"]
+    assert get(url, headers={"If-None-Match": etag}).status_code == 304
+    assert get(url, headers={"If-None-Match": '"other"'}).status_code == 200
+    assert get(url, headers={"If-Modified-Since": modified}).status_code == 304
+    assert get(url, headers={"If-Modified-Since": formatdate(0, usegmt=True)}).status_code == 200
+    assert get(url, headers={"If-None-Match": etag}).content == b""
+    web.set_body("main", "/about.html", "<p>changed</p>")
+    changed = get(url, headers={"If-None-Match": etag, "If-Modified-Since": modified})
+    assert changed.status_code == 200
+    assert changed.text == "<p>changed</p>"
+    assert changed.headers["ETag"] != etag
+    assert changed.headers["Last-Modified"] != modified
+
+
+def test_the_site_can_change_while_running(web):
+    web.remove_page("main", "/about.html")
+    assert get(web.url("main", "/about.html")).status_code == 404
+    web.set_robots("friend", "User-agent: *\nDisallow: /\n")
+    assert get(web.url("friend", "/robots.txt")).text == "User-agent: *\nDisallow: /\n"
+    web.set_page("main", "/new.html", Page(b'<a href="@@friend@@/">friend</a>'))
+    assert web.url("friend", "/") in get(web.url("main", "/new.html")).text
+    assert web.url("main", "/new.html") in web.truth().never  # not linked: unreached
+    web.set_robots("robots-503", "User-agent: *\nDisallow:\n")
+    assert web.url("robots-503", "/p/1.html") in web.truth().must
+
+
+def test_c2_escaped_and_unescaped_paths(web):
+    assert get(web.url("main", "/%7Ejoe/")).text == get(web.url("main", "/~joe/")).text
+    slash = get(web.url("main", "/a%2Fb/c.html"))
+    assert slash.status_code == 200
+    assert slash.text != get(web.url("main", "/a/b/c.html")).text
+
+
+def test_c4_redirects(web):
+    for code in (301, 302, 303, 307, 308):
+        answer = get(web.url("main", f"/redir/{code}"))
+        assert answer.status_code == code
+        landed = get(web.url("main", f"/redir/{code}"), allow_redirects=True)
+        assert landed.url == web.url("main", f"/redir/landing-{code}/index.html")
+    assert (
+        get(web.url("main", "/redir/to-friend")).headers["Location"].startswith(web.url("friend"))
+    )
+    url, hops = web.url("main", "/redir/chain/0"), 0
+    while (answer := get(url)).is_redirect:
+        url, hops = urljoin(url, answer.headers["Location"]), hops + 1
+    assert hops == CHAIN_REDIRECTS > 10
+    with pytest.raises(requests.TooManyRedirects):
+        get(web.url("main", "/redir/loop-a"), allow_redirects=True)
+
+
+def test_c3_traps_go_on_forever(web):
+    deep = "/cal/2024-01/" + "".join(f"2024-{m:02d}/" for m in range(2, 13)) + "2025-01/"
+    assert 'href="2025-02/"' in get(web.url("main", deep)).text
+    assert 'href="x/"' in get(web.url("main", "/loop" + "/x" * 30 + "/")).text
+    query = "/shop/list?sort=price" + "&sort=price" * 20
+    assert get(web.url("main", query)).status_code == 200
+    assert get(web.url("main", "/cal/2024-13/")).status_code == 404
+
+
+def test_p3_slow_page(web):
+    started = time.monotonic()
+    assert get(web.url("main", "/slow.html")).status_code == 200
+    assert time.monotonic() - started >= 0.95
+
+
+def test_c7_huge_gzip_and_bomb_bodies(web):
+    huge = get(web.url("main", "/big/huge.html"), stream=True)
+    assert int(huge.headers["Content-Length"]) > 10 * MiB
+    assert len(huge.raw.read(11 * MiB + 4096)) > 10 * MiB
+    huge.close()
+    zipped = get(web.url("main", "/gz/page.html"))
+    assert zipped.headers["Content-Encoding"] == "gzip"
+    assert 'href="from-gzip.html"' in zipped.text  # requests inflates it
+    bomb = get(web.url("main", "/big/bomb.html"), stream=True)
+    raw = bomb.raw.read(decode_content=False)
+    bomb.close()
+    assert len(raw) < 100 * 1024
+    inflated = zlib.decompressobj(16 + zlib.MAX_WBITS).decompress(raw, 10 * MiB + 1)
+    assert len(inflated) > 10 * MiB
+
+
+def test_errors_and_files(web):
+    for path, status in [("missing", 404), ("gone", 410), ("broken", 500)]:
+        assert get(web.url("main", f"/errors/{path}.html")).status_code == status
+    assert get(web.url("main", "/no/such/page")).status_code == 404
+    notes = get(web.url("main", "/files/notes.txt"))
+    assert notes.headers["Content-Type"].startswith("text/plain")
+    assert notes.headers["X-Robots-Tag"] == "noindex"
+    assert get(web.url("main", "/files/logo.png")).content.startswith(b"\x89PNG")
+
+
+def test_t1_to_t4_directives_are_served(web):
+    for name, (metas, x_robots) in META_CASES.items():
+        answer = get(web.url("main", f"/meta/{name}.html"))
+        facts = read_html(answer.content)
+        assert [(n.lower(), c) for n, c in metas] == list(facts.metas), name
+        header = answer.headers.get("X-Robots-Tag")
+        assert header == (", ".join(x_robots) or None), name  # requests joins repeated headers
+
+
+# --- the log -------------------------------------------------------------------------------------
+
+
+def test_log_records_every_request_with_both_clocks(web):
+    before_wall = time.time()
+    with requests.Session() as session:
+        session.headers["User-Agent"] = "politecrawl/0 (+test)"
+        session.get(web.url("main", "/robots.txt"), timeout=10)
+        session.get(web.url("main", "/a%2Fb/c.html"), timeout=10)
+        session.head(web.url("friend", "/"), timeout=10)
+        session.post(web.url("main", "/form/submit"), data={"q": "x"}, timeout=10)
+    entries = list(web.log)
+    assert [(e.method, e.path_with_query, e.status) for e in entries] == [
+        ("GET", "/robots.txt", 200),
+        ("GET", "/a%2Fb/c.html", 200),
+        ("HEAD", "/", 200),
+        ("POST", "/form/submit", 405),
+    ]
+    assert entries[0].origin == web.base("main")
+    assert entries[2].host == web.host("friend")
+    assert all(e.header("user-agent") == "politecrawl/0 (+test)" for e in entries)
+    assert all(e.started_at <= e.finished_at for e in entries)
+    assert all(before_wall <= e.started_wall <= e.finished_wall <= time.time() for e in entries)
+    assert [e.started_at for e in entries] == sorted(e.started_at for e in entries)
+
+
+def test_log_is_complete_under_concurrency(web):
+    urls = [web.url(key, "/") for key in web.bases if key != "outside"] * 4
+    threads = [threading.Thread(target=get, args=(url,)) for url in urls]
+    started = time.monotonic()
+    for thread in threads:
+        thread.start()
+    get(web.url("main", "/slow.html"))  # one slow answer holds up no other request
+    for thread in threads:
+        thread.join()
+    assert len(web.log) == len(urls) + 1
+    assert time.monotonic() - started < 5
+
+
+# --- the truth, rule by rule ---------------------------------------------------------------------
+
+
+def short(web, urls) -> set[str]:
+    """``main/about.html`` for ``http://127.0.0.2:PORT/about.html``."""
+    names = {base: key for key, base in web.bases.items()}
+    return {names[origin_of(url)] + path_of(url) for url in urls}
+
+
+def test_truth_robots_rules_on_main_m1_m2_m4(web):
+    must, never = short(web, web.truth().must), short(web, web.truth().never)
+    assert {"main/private/open.html", "main/search", "main/a/b/c.html", "main/~joe/"} <= must
+    assert {
+        "main/private/secret.html",  # M1
+        "main/docs/public.html",  # M1: first match (Disallow /docs/ before Allow)
+        "main/~joe/private/diary.html",  # M2: %7E decoded
+        "main/a%2Fb/c.html",  # M2: %2F kept
+        "main/search?q=robots",  # M4
+        "main/private/redirected.html",  # C4: a redirect hop into a disallowed path
+    } <= never
+
+
+def test_truth_directives_t1_to_t6(web):
+    truth = web.truth()
+    must, never, noindex = (
+        short(web, truth.must),
+        short(web, truth.never),
+        short(web, truth.noindex),
+    )
+    followed = {
+        "noindex",
+        "all",
+        "noindex-follow",
+        "conflict-terms",
+        "agent-case",
+        "googlebot",
+        "xrobots-other",
+        "xrobots-two",
+    }
+    for name in META_CASES:
+        target = f"main/meta/t/after-{name}.html"
+        assert target in (must if name in followed else never), name
+    assert noindex == {
+        f"main/meta/{n}.html"
+        for n in (
+            "noindex",
+            "none",
+            "noindex-follow",
+            "upper-spaces",
+            "conflict-terms",
+            "agent-case",
+            "xrobots",
+            "xrobots-two",
+        )
+    } | {"main/files/notes.txt"}
+    assert "main/both.html" in must
+    assert {
+        "main/hidden/nofollowed.html",
+        "main/hidden/external.html",
+        "main/hidden/deeper.html",
+    } <= never
+    assert truth.never[web.url("main", "/hidden/nofollowed.html")].startswith("T6")
+    assert truth.never[web.url("main", "/form/submit")].startswith("P4")
+
+
+def test_truth_redirects_c4_and_base_t7(web):
+    truth = web.truth()
+    must, never = short(web, truth.must), short(web, truth.never)
+    assert {f"main/redir/chain/{hop}" for hop in range(11)} <= must
+    assert truth.never[web.url("main", "/redir/chain/11")].startswith("C4")
+    assert {"main/redir/loop-a", "main/redir/loop-b", "friend/from-redirect.html"} <= must
+    assert {f"main/redir/landing-{code}/next.html" for code in (301, 302, 303, 307, 308)} <= must
+    assert {"main/base/target/page.html", "main/base/up.html"} <= must
+    assert "outside/landing.html" in never
+    shorter = web.truth(max_redirects=3)
+    assert shorter.never[web.url("main", "/redir/chain/4")].startswith("C4")
+
+
+def test_truth_traps_c3_and_limits_c7(web):
+    truth = web.truth()
+    must = short(web, truth.must)
+    assert sum(url.startswith("main/cal/") for url in must) == 5  # depth 2..6
+    assert sum(url.startswith("main/loop/") for url in must) == 3  # x at most 3 times
+    assert sum(url.startswith("main/shop/") for url in must) == 5  # query up to 64
+    deeper = web.truth(guard=TrapGuard(max_path_depth=8))
+    assert sum(url.startswith(web.url("main", "/cal/")) for url in deeper.must) == 7
+    assert truth.never[web.url("main", "/big/huge-tail.html")].startswith("C7")
+    assert truth.never[web.url("main", "/big/bomb-tail.html")].startswith("C7")
+    assert web.url("main", "/gz/from-gzip.html") in truth.must
+
+
+def test_truth_robots_outcomes_o3_to_o8(web):
+    truth = web.truth()
+    kinds = {key: truth.outcomes[web.base(key)] for key in ROBOTS_STATUS}
+    assert kinds["robots-404"] == kinds["robots-410"] == "allow-all"
+    assert kinds["robots-401"] == kinds["robots-403"] == "disallow-all"
+    assert kinds["robots-503"] == kinds["robots-redirect-loop"] == "deferred"
+    must, never = short(web, truth.must), short(web, truth.never)
+    assert {
+        "robots-404/private/secret.html",
+        "robots-410/private/secret.html",
+        "robots-redirect-cross/private/secret.html",
+        "robots-huge/late/page.html",
+        "friend/shared-robots.txt",
+        "robots-redirect/policies/robots.txt",
+    } <= must
+    assert {
+        "robots-401/",
+        "robots-403/",
+        "robots-503/",
+        "robots-redirect-loop/",
+        "robots-disallow-all/",
+        "robots-500-then-200/private/secret.html",
+        "robots-redirect/blocked-by-redirect/page.html",
+        "robots-huge/early/page.html",
+        "robots-redirect-cross/blocked-by-cross/page.html",
+    } <= never
+    assert {f"{key}/robots.txt" for key in ROBOTS_STATUS} <= must
+    bigger = web.truth(robots_max_bytes=1 * MiB)
+    assert web.url("robots-huge", "/late/page.html") in bigger.never
+    lenient = web.truth(disallow_on_401_403=False)  # O5's setting
+    assert web.url("robots-401", "/") in lenient.must
+
+
+def test_truth_scope_agents_and_delays_c1_a2_a3_p2(web):
+    truth = web.truth()
+    assert short(web, [u for u, why in truth.never.items() if why.startswith("C1")]) >= {
+        "outside/",
+        "outside/robots.txt",
+    }
+    alone = web.truth(seeds=[web.url("main")])
+    assert web.url("friend", "/") in alone.never
+    assert web.url("friend", "/robots.txt") not in alone.must
+    assert web.url("main", "/about.html") not in web.truth(max_depth=0).must
+    other = web.truth(agent="otherbot")  # A2: its own record, Disallow: /
+    assert web.url("main", "/about.html") in other.never
+    star = web.truth(agent="somebot")  # A3: the * record
+    assert web.url("main", "/private/secret.html") in star.must
+    assert web.url("main", "/products/") in star.never
+    assert star.crawl_delays[web.host("main")] == 2
+    assert truth.crawl_delays[web.host("main")] == 0.2
+    assert truth.delays(1.0)[web.host("main")] == 1.0
+    assert truth.delays(0.0)[web.host("main")] == 0.2
+    assert web.truth(rel_nofollow=False).must >= {web.url("main", "/hidden/deeper.html")}
+
+
+# --- the auditors, on synthetic logs -------------------------------------------------------------
+
+A = "http://127.0.0.2:1000"
+B = "http://127.0.0.3:1000"
+TRUTH = Truth(
+    agent="politecrawl",
+    seeds=(A + "/",),
+    must=frozenset({A + "/robots.txt", A + "/", A + "/a", B + "/robots.txt"}),
+    never={A + "/private": "M1: robots.txt 'Disallow: /private'"},
+    may=frozenset({A + "/sitemap.xml", A + "/err"}),
+    indexable=frozenset({A + "/", A + "/a"}),
+    noindex=frozenset(),
+    repeatable=frozenset({A + "/robots.txt", B + "/robots.txt", A + "/err"}),
+    crawl_delays={"127.0.0.2": 0.2, "127.0.0.3": None},
+    robots_chains={A: (A + "/robots.txt",), B: (B + "/robots.txt",)},
+    outcomes={A: "rules", B: "allow-all"},
+)
+DELAYS = {"127.0.0.2": 0.2, "127.0.0.3": 0.2}
+
+
+def req(path, start, end, *, origin=A, method="GET", status=200):
+    return Request(origin, method, path, (), start, end, 1e9 + start, 1e9 + end, status)
+
+
+CLEAN = [
+    req("/robots.txt", 0.0, 0.1),
+    req("/robots.txt", 0.0, 0.1, origin=B),
+    req("/", 0.3, 0.4),
+    req("/a", 0.6, 0.7),
+]
+
+
+def test_audit_passes_a_clean_log():
+    result = audit(CLEAN, TRUTH, delays=DELAYS)
+    assert result.ok, result.report()
+    assert result.report() == "clean"
+    assert result.min_gap_seconds["127.0.0.2"] == pytest.approx(0.2)
+
+
+@pytest.mark.parametrize(
+    ("extra", "finding"),
+    [
+        ([req("/private", 1.0, 1.1)], "forbidden"),
+        ([req("/elsewhere", 1.0, 1.1)], "unexpected"),
+        ([req("/a", 1.0, 1.1)], "duplicates"),
+        ([req("/", 0.65, 0.8)], "overlaps"),
+        ([req("/sitemap.xml", 0.75, 0.8)], "gap_violations"),
+        ([req("/err", 1.0, 1.1, method="POST")], "bad_methods"),
+    ],
+)
+def test_audit_detects_each_violation(extra, finding):
+    result = audit(CLEAN + extra, TRUTH, delays=DELAYS)
+    assert not result.ok
+    found = {
+        name
+        for name in (
+            "forbidden",
+            "unexpected",
+            "duplicates",
+            "overlaps",
+            "gap_violations",
+            "bad_methods",
+            "missed",
+            "robots_first",
+        )
+        if getattr(result, name)
+    }
+    assert finding in found
+    assert result.report() != "clean"
+
+
+def test_audit_missed_and_exemptions():
+    result = audit(CLEAN[:3], TRUTH, delays=DELAYS)
+    assert result.missed == (A + "/a",)
+    again = [*CLEAN, req("/robots.txt", 1.0, 1.1), req("/err", 1.5, 1.6), req("/err", 2, 2.1)]
+    assert audit(again, TRUTH, delays=DELAYS).ok  # robots refetch, retried 5xx (repeatable)
+    escaped = audit([*CLEAN, req("/%61", 1.0, 1.1)], TRUTH, delays=DELAYS)
+    assert escaped.duplicates == {A + "/a": 2}  # C2: %61 is a
+
+
+def test_audit_robots_first_needs_an_answer_with_an_outcome():
+    b_robots, page, page_a = CLEAN[1], CLEAN[2], CLEAN[3]
+    late = audit([req("/robots.txt", 0.0, 0.5), b_robots, page, page_a], TRUTH, delays={})
+    assert late.robots_first == (A + "/",)  # asked at 0.3, robots.txt answered at 0.5
+    failed = [req("/robots.txt", 0.0, 0.1, status=503), b_robots, page, page_a]
+    assert audit(failed, TRUTH, delays={}).robots_first == (A + "/", A + "/a")
+    retried = [req("/robots.txt", 0.0, 0.05, status=500), req("/robots.txt", 0.1, 0.15)]
+    assert audit([*retried, b_robots, page, page_a], TRUTH, delays={}).ok
+
+
+# --- a real log: a polite replay of the truth, audited -------------------------------------------
+
+
+def test_a_polite_replay_of_the_truth_audits_clean_and_a_bad_fetch_does_not():
+    site = build_site(crawl_delay_seconds=0.01, slow_seconds=0.1)
+    with serve(site) as running, requests.Session() as session:
+        truth = running.truth()
+        delays = truth.delays(0.0)
+        robots = {url for chain in truth.robots_chains.values() for url in chain}
+        for origin, chain in sorted(truth.robots_chains.items()):
+            for url in chain:
+                for _ in range(3):  # O6: retried until it answers with an outcome
+                    answer = session.get(url, allow_redirects=False, timeout=10)
+                    if answer.status_code < 500:
+                        break
+            for url in sorted(u for u in truth.must - robots if u.startswith(origin + "/")):
+                time.sleep(delays[host_of(url)] + 0.002)
+                with session.get(url, allow_redirects=False, stream=True, timeout=10) as answer:
+                    answer.raw.read(decode_content=False)
+        result = audit(running.log, truth, delays=delays)
+        assert result.ok, result.report()
+        session.get(running.url("main", "/private/secret.html"), timeout=10)
+        bad = audit(running.log, truth, delays=delays)
+        assert [why[:2] for _, why in bad.forbidden] == ["M1"]
