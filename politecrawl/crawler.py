@@ -14,6 +14,7 @@ and opening the same database again continues the crawl.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import queue
 import signal
@@ -25,6 +26,7 @@ from types import TracebackType
 
 from politecrawl.clock import Clock, SystemClock
 from politecrawl.config import CrawlConfig
+from politecrawl.errors import StoreError
 from politecrawl.fetch import Fetcher, FetchLimits
 from politecrawl.gate import Gate
 from politecrawl.results import CrawlSummary, Excluded, Page
@@ -37,6 +39,7 @@ from politecrawl.store import (
     FrontierStats,
     Lease,
     Wait,
+    is_database_error,
     open_database,
     worker_id,
 )
@@ -46,6 +49,13 @@ from politecrawl.visit import Visitor, VisitResult
 
 _POLL_SECONDS = 0.25
 _DONE = object()
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class _WorkerFailed:
+    """A worker thread died of an error; the crawl stops and re-raises it."""
+
+    error: BaseException
 
 
 class Crawler:
@@ -259,10 +269,13 @@ class Crawler:
 
     def _drain(self, events: queue.Queue[object], workers: int) -> Iterator[Page]:
         finished = 0
+        failure: BaseException | None = None
         while finished < workers:
             event = events.get()
             if event is _DONE:
                 finished += 1
+            elif isinstance(event, _WorkerFailed):
+                failure = failure or event.error
             elif isinstance(event, Page):
                 self._count_page(event)
                 if event.error is not None and self.on_error is not None:
@@ -274,6 +287,15 @@ class Crawler:
                 self._count_excluded(event)
                 if self.on_excluded is not None:
                     self.on_excluded(event)
+        if failure is not None:
+            self._set_stop_reason("failed")
+            if is_database_error(failure):
+                reason = " ".join(str(failure).split())
+                raise StoreError(
+                    f"the crawl database failed: {reason}; everything recorded so far is kept "
+                    "(resume continues the crawl)"
+                ) from failure
+            raise failure
 
     # --- workers ----------------------------------------------------------------------------
 
@@ -302,8 +324,24 @@ class Crawler:
                     claimed, now=self.clock.now(), next_fetch_at=claimed.claimed_at
                 )
                 claimed = None
+        except Exception as error:
+            # A worker must not die quietly: the others stop, and crawl() raises the error.
+            self._stop.set()
+            events.put(_WorkerFailed(error))
+            if isinstance(claimed, Lease):
+                self._give_back(visitor, claimed)
         finally:
             events.put(_DONE)
+
+    def _give_back(self, visitor: Visitor, lease: Lease) -> None:
+        """Return the lease of a failed worker to the queue, if the database still answers;
+        otherwise it returns when it expires, or at once when a later process resumes (C5).
+        Its request may have been made: the host keeps its delay from now (P2)."""
+        assert self.frontier is not None
+        now = self.clock.now()
+        delay = max(self.config.delay_seconds, visitor.gate.robots_delay(lease.origin))
+        with contextlib.suppress(Exception):  # the worker's own error is the one reported
+            self.frontier.release(lease, now=now, next_fetch_at=now + timedelta(seconds=delay))
 
     def _visit(
         self, visitor: Visitor, lease: Lease, events: queue.Queue[object], me: str

@@ -173,6 +173,7 @@ def test_p1_three_processes_share_one_postgres_crawl(fast_web, tmp_path):
                     child.wait()
         for child, (_, err) in zip(children, outputs, strict=True):
             assert child.returncode in (0, 1), err
+            assert "Traceback" not in err, err
         truth = web.truth(guard=GUARD)
         report = audit(web.log, truth, delays=truth.delays(DELAY))
         assert report.ok, report.report()

@@ -5,7 +5,13 @@
 dataclasses; ORM rows never leave the package.
 """
 
-from politecrawl.store.database import Database, DatabaseSettings, open_database, schema_head
+from politecrawl.store.database import (
+    Database,
+    DatabaseSettings,
+    is_database_error,
+    open_database,
+    schema_head,
+)
 from politecrawl.store.frontier import Frontier
 from politecrawl.store.frontier_types import (
     AddResult,
@@ -27,6 +33,7 @@ __all__ = [
     "LinkOut",
     "PageOutcome",
     "Wait",
+    "is_database_error",
     "open_database",
     "schema_head",
     "worker_id",

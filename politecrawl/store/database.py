@@ -10,25 +10,31 @@ SQLite runs in WAL mode with ``synchronous=NORMAL``: a killed process loses noth
 (only a power cut can lose the last transactions; ``synchronous_full`` closes that too). Write
 transactions (``Database.transaction``) open with ``BEGIN IMMEDIATE`` so that two writers never
 deadlock on a lock upgrade.
+
+PostgreSQL may still pick a transaction as the victim of a deadlock or a serialization
+conflict between workers; ``Database.run`` runs a unit of work again from the start when that
+happens, which PostgreSQL's manual asks of every application.
 """
 
 from __future__ import annotations
 
 import os
+import random
 import sqlite3
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from contextlib import closing, contextmanager
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from alembic import command
 from alembic.config import Config
 from alembic.script import ScriptDirectory
 from sqlalchemy import Connection, Engine, create_engine, event, inspect
 from sqlalchemy.engine import URL, make_url
-from sqlalchemy.exc import ArgumentError, DBAPIError, NoSuchModuleError
+from sqlalchemy.exc import ArgumentError, DBAPIError, NoSuchModuleError, OperationalError
 
 from politecrawl.errors import StoreError
 
@@ -37,6 +43,32 @@ _VERSION_QUERY = f"SELECT version_num FROM {VERSION_TABLE}"  # noqa: S608 (const
 _SQLITE_HEADER = b"SQLite format 3\x00"
 _BUSY_TIMEOUT_MS = 30_000
 _MIGRATION_LOCK_ID = 7_061_223_009  # any constant: politecrawl's PostgreSQL advisory lock
+# SQLSTATEs after which PostgreSQL expects the whole transaction to be tried again.
+_RETRYABLE_SQLSTATES = frozenset(("40P01", "40001"))  # deadlock_detected, serialization_failure
+_ATTEMPTS = 8
+_FIRST_BACKOFF_SECONDS = 0.005
+
+T = TypeVar("T")
+
+
+def is_database_error(error: BaseException) -> bool:
+    """True for an error raised by the database or its driver (not by politecrawl's logic)."""
+    if isinstance(error, DBAPIError | sqlite3.Error):
+        return True
+    return type(error).__module__.split(".")[0] in ("psycopg", "psycopg2")
+
+
+def is_retryable(error: BaseException) -> bool:
+    """True for an error after which the same transaction, tried again, may well succeed:
+    a PostgreSQL deadlock victim or serialization failure, or SQLite still locked after its
+    busy time-out. ``error`` may come from SQLAlchemy or straight from the driver."""
+    original = error.orig if isinstance(error, DBAPIError) else error
+    if getattr(original, "sqlstate", None) in _RETRYABLE_SQLSTATES:
+        return True
+    is_sqlite_lock = isinstance(original, sqlite3.OperationalError) or isinstance(
+        error, OperationalError
+    )
+    return is_sqlite_lock and "database is locked" in str(original)
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,6 +109,34 @@ class Database:
                 assert driver_connection is not None
                 driver_connection.execute("BEGIN IMMEDIATE")
             yield connection
+
+    def run(
+        self,
+        work: Callable[[Connection], T],
+        *,
+        on_rollback: Callable[[], None] | None = None,
+    ) -> T:
+        """``work(connection)`` in a write transaction, committed when it returns.
+
+        When the database aborts the transaction for a reason that trying again cures (see
+        ``is_retryable``), everything it did is rolled back, ``on_rollback`` is called (to drop
+        what the caller cached from the lost transaction) and ``work`` runs again from the start,
+        after a short random pause so that the two sides of a deadlock do not meet again. Any
+        other error, or the last retryable one, is raised after ``on_rollback``.
+        """
+        pause = _FIRST_BACKOFF_SECONDS
+        for attempt in range(1, _ATTEMPTS + 1):
+            try:
+                with self.transaction() as connection:
+                    return work(connection)
+            except Exception as error:
+                if on_rollback is not None:
+                    on_rollback()
+                if attempt == _ATTEMPTS or not is_retryable(error):
+                    raise
+            time.sleep(random.uniform(0, pause))  # noqa: S311 (jitter, not secrecy)
+            pause *= 2
+        raise AssertionError("unreachable")  # pragma: no cover
 
     def close(self) -> None:
         """Release every connection."""

@@ -3,7 +3,8 @@
 URLs arrive in batches (a seed list, a page's links) and go in with one multi-row
 ``INSERT ... ON CONFLICT DO NOTHING`` on the unique URL key, so tens of thousands per call are
 cheap and a URL already known, in any state, is never queued again in the pass. Origin and host
-rows are created on first sight and their ids cached for the life of the process.
+rows are created on first sight and their ids cached for the life of the process (``forget``
+drops them after a rollback, which may have undone the rows).
 """
 
 from __future__ import annotations
@@ -42,6 +43,11 @@ class Enqueuer:
         self.pass_number = pass_number
         self._host_ids: dict[str, int] = {}
         self._origin_ids: dict[str, tuple[int, int]] = {}
+
+    def forget(self) -> None:
+        """Drop the cached ids: the transaction that created some of them was rolled back."""
+        self._host_ids.clear()
+        self._origin_ids.clear()
 
     def add(
         self,
@@ -95,7 +101,7 @@ class Enqueuer:
                 "attempts": 0,
                 "redirect_hops": redirect_hops,
             }
-            for key, canonical in found.items()
+            for key, canonical in found.items()  # in the page's order: ids are the URLs' age
         ]
         statement = self._insert(_urls).on_conflict_do_nothing(index_elements=["url_key"])
         # RETURNING counts what was inserted on both back ends (psycopg's executemany reports

@@ -10,15 +10,16 @@ finished request. Each is one short transaction; a page's new links go in with i
 Leases (C5): a claimed URL belongs to its worker until the lease expires; expired leases return
 to the queue, and so do, at once, the leases of workers on this machine whose process is gone.
 Claims are safe across threads (SQLite: ``BEGIN IMMEDIATE``) and processes (PostgreSQL:
-``FOR UPDATE SKIP LOCKED`` on the host row).
+``FOR UPDATE SKIP LOCKED`` on the host row). Every write goes through ``Database.run``: a
+transaction PostgreSQL aborts to break a deadlock between workers is run again, not lost.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime, timedelta
-from typing import Any, cast
+from typing import Any, TypeVar, cast
 
 from sqlalchemy import Connection, Table, func, select, update
 
@@ -33,7 +34,11 @@ from politecrawl.store.frontier_types import (
     PageOutcome,
     Wait,
 )
-from politecrawl.store.leases import release_expired_leases, wake_deferred_urls
+from politecrawl.store.leases import (
+    release_expired_leases,
+    wake_deferred_urls,
+    wake_stranded_hosts,
+)
 from politecrawl.store.passes import current_pass, start_pass
 from politecrawl.store.schema import (
     DEFERRED,
@@ -64,6 +69,8 @@ _KEPT_WHEN_NOT_MODIFIED = (
     "size_bytes",
 )
 _MAX_EMPTY_HOSTS_PER_CLAIM = 50
+
+T = TypeVar("T")
 
 
 class Frontier:
@@ -105,23 +112,28 @@ class Frontier:
         discovered_from: int | None = None,
     ) -> AddResult:
         """Canonicalise, de-duplicate and queue URLs (C2), in one transaction."""
-        with self.database.transaction() as connection:
-            return self._enqueuer.add(
+        batch = list(urls)  # read once: the transaction may run again
+        return self._write(
+            lambda connection: self._enqueuer.add(
                 connection,
-                urls,
+                batch,
                 now=now,
                 depth=depth,
                 priority=priority,
                 discovered_from=discovered_from,
             )
+        )
+
+    def _write(self, work: Callable[[Connection], T]) -> T:
+        """``work`` in one write transaction, run again if the database aborts it (deadlock)."""
+        return self.database.run(work, on_rollback=self._enqueuer.forget)
 
     # --- claiming ---------------------------------------------------------------------------
 
     def claim(self, worker: str, *, now: datetime) -> Lease | Wait:
         """Lease the best URL of a due host to ``worker``, or say when to ask again."""
         self._housekeeping(now)
-        with self.database.transaction() as connection:
-            lease = self._claim_in(connection, worker, now)
+        lease = self._write(lambda connection: self._claim_in(connection, worker, now))
         return lease if lease is not None else self._wait(now)
 
     def _housekeeping(self, now: datetime) -> None:
@@ -191,6 +203,8 @@ class Frontier:
             ).scalar()
         candidates = [time for time in (next_host, next_deferred, next_expiry) if time is not None]
         if not candidates:
+            if self._write(wake_stranded_hosts):
+                return Wait(now, "politeness delay")
             return Wait(None, "nothing queued, leased or deferred")
         until = max(min(candidates), now)
         if next_expiry is not None and until == next_expiry:
@@ -222,8 +236,8 @@ class Frontier:
         absolute URLs. Returns False when the lease had been lost (expired and claimed again):
         nothing is recorded then.
         """
-        with self.database.transaction() as connection:
-            return self._complete_in(
+        return self._write(
+            lambda connection: self._complete_in(
                 connection,
                 lease,
                 outcome,
@@ -234,6 +248,7 @@ class Frontier:
                 host_delay_seconds=host_delay_seconds,
                 redirect_to=redirect_to,
             )
+        )
 
     def complete_and_claim(
         self,
@@ -253,7 +268,8 @@ class Frontier:
         Returns what ``complete`` returns and what ``claim`` returns.
         """
         self._housekeeping(now)
-        with self.database.transaction() as connection:
+
+        def complete_then_claim(connection: Connection) -> tuple[bool, Lease | None]:
             recorded = self._complete_in(
                 connection,
                 lease,
@@ -265,7 +281,9 @@ class Frontier:
                 host_delay_seconds=host_delay_seconds,
                 redirect_to=redirect_to,
             )
-            following = self._claim_in(connection, worker, now)
+            return recorded, self._claim_in(connection, worker, now)
+
+        recorded, following = self._write(complete_then_claim)
         return recorded, following if following is not None else self._wait(now)
 
     def _complete_in(
@@ -347,10 +365,11 @@ class Frontier:
             values["state"] = FAILED
         else:
             values.update(state=DEFERRED, next_attempt_at=retry_at, reason="retry")
-        with self.database.transaction() as connection:
-            return self._finish(
+        return self._write(
+            lambda connection: self._finish(
                 connection, lease, values, next_fetch_at, host_delay_seconds=host_delay_seconds
             )
+        )
 
     def defer(
         self,
@@ -374,13 +393,15 @@ class Frontier:
             "reason": reason,
             "reason_detail": _json(detail),
         }
-        with self.database.transaction() as connection:
-            return self._finish(connection, lease, values, next_fetch_at)
+        return self._write(
+            lambda connection: self._finish(connection, lease, values, next_fetch_at)
+        )
 
     def release(self, lease: Lease, *, now: datetime, next_fetch_at: datetime) -> bool:
         """Give the URL back to the queue without counting an attempt (e.g. robots.txt first)."""
-        with self.database.transaction() as connection:
-            return self._finish(connection, lease, {"state": QUEUED}, next_fetch_at)
+        return self._write(
+            lambda connection: self._finish(connection, lease, {"state": QUEUED}, next_fetch_at)
+        )
 
     def exclude(
         self,
@@ -396,8 +417,9 @@ class Frontier:
         if state not in URL_STATES or state in (QUEUED, LEASED):
             raise ValueError(f"not a final state: {state!r}")
         values = {"state": state, "reason": reason, "reason_detail": _json(detail)}
-        with self.database.transaction() as connection:
-            return self._finish(connection, lease, values, next_fetch_at)
+        return self._write(
+            lambda connection: self._finish(connection, lease, values, next_fetch_at)
+        )
 
     def _finish(
         self,
@@ -432,13 +454,11 @@ class Frontier:
 
     def release_expired(self, *, now: datetime) -> int:
         """Return expired leases, and those of dead local processes, to the queue (C5)."""
-        with self.database.transaction() as connection:
-            return release_expired_leases(connection, now)
+        return self._write(lambda connection: release_expired_leases(connection, now))
 
     def wake_deferred(self, *, now: datetime) -> int:
         """Queue again the deferred URLs whose time has come."""
-        with self.database.transaction() as connection:
-            return wake_deferred_urls(connection, now)
+        return self._write(lambda connection: wake_deferred_urls(connection, now))
 
     def start_pass(self, *, now: datetime, max_age: timedelta | None = None) -> int:
         """Begin a recrawl pass (see ``politecrawl.store.passes``); returns its number."""
@@ -450,27 +470,28 @@ class Frontier:
     def reserve_host(self, host: str, *, now: datetime) -> bool:
         """Take a request slot on ``host`` outside a lease (a robots.txt redirect to another
         host, O7); False when the host is busy or not due. A host never seen is created."""
-        with self.database.transaction() as connection:
+
+        def take_slot(connection: Connection) -> bool:
             self._enqueuer.ensure_host(connection, host, now)
-            return (
-                sql.take_named_host_slot.first(
-                    connection, {"host_name": host, "now": sql.epoch(now)}
-                )
-                is not None
+            slot = sql.take_named_host_slot.first(
+                connection, {"host_name": host, "now": sql.epoch(now)}
             )
+            return slot is not None
+
+        return self._write(take_slot)
 
     def release_host(self, host: str, *, next_fetch_at: datetime) -> None:
         """Give back a slot taken by ``reserve_host``, with the host's next start time."""
-        with self.database.transaction() as connection:
-            sql.free_host.rowcount(
+        self._write(
+            lambda connection: sql.free_host.rowcount(
                 connection, {"host_name": host, "next_at": sql.epoch(next_fetch_at)}
             )
+        )
 
     def wake_indefinitely_deferred(self, *, now: datetime) -> int:
         """Queue again the URLs deferred for the rest of a run (``until=None``): a resumed run
         retries unreachable robots.txt (O6)."""
-        with self.database.transaction() as connection:
-            return wake_deferred_urls(connection, now, indefinite=True)
+        return self._write(lambda connection: wake_deferred_urls(connection, now, indefinite=True))
 
     def seed_origins(self) -> list[str]:
         """The origins of the URLs added at depth 0: the crawl's seeds (scope C1)."""
@@ -487,22 +508,9 @@ class Frontier:
         self, origin: str, *, until: datetime | None, reason: str, detail: Any = None
     ) -> int:
         """Defer every queued URL of ``origin`` (robots.txt unreachable, O6)."""
-        with self.database.transaction() as connection:
-            origin_id = connection.execute(
-                select(_origins.c.id).where(_origins.c.origin == origin)
-            ).scalar()
-            if origin_id is None:
-                return 0
-            return connection.execute(
-                update(_urls)
-                .where(_urls.c.origin_id == origin_id, _urls.c.state == QUEUED)
-                .values(
-                    state=DEFERRED,
-                    next_attempt_at=until,
-                    reason=reason,
-                    reason_detail=_json(detail),
-                )
-            ).rowcount
+        return self._write(
+            lambda connection: _defer_queued_of_origin(connection, origin, until, reason, detail)
+        )
 
     # --- reading ----------------------------------------------------------------------------
 
@@ -541,3 +549,23 @@ class Frontier:
 
 def _json(detail: Any) -> str | None:
     return None if detail is None else json.dumps(detail, sort_keys=True, default=str)
+
+
+def _defer_queued_of_origin(
+    connection: Connection, origin: str, until: datetime | None, reason: str, detail: Any
+) -> int:
+    origin_id = connection.execute(
+        select(_origins.c.id).where(_origins.c.origin == origin)
+    ).scalar()
+    if origin_id is None:
+        return 0
+    return connection.execute(
+        update(_urls)
+        .where(_urls.c.origin_id == origin_id, _urls.c.state == QUEUED)
+        .values(
+            state=DEFERRED,
+            next_attempt_at=until,
+            reason=reason,
+            reason_detail=_json(detail),
+        )
+    ).rowcount

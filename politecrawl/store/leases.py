@@ -2,7 +2,9 @@
 
 A lease returns to the queue when it expires, or at once when its owner is a process on this
 machine that is gone (a crawl killed with SIGKILL resumes without waiting for the lease time).
-Deferred URLs return when their time comes. Both wake their hosts.
+Deferred URLs return when their time comes. Both wake their hosts. A host left asleep with
+queued URLs (a race between PostgreSQL workers, see ``wake_stranded_hosts``) is woken before the
+crawl is declared finished.
 """
 
 from __future__ import annotations
@@ -89,3 +91,19 @@ def wake_deferred_urls(connection: Connection, now: datetime, *, indefinite: boo
     ).rowcount
     connection.execute(update(_hosts).where(_hosts.c.id.in_(host_ids)).values(active=True))
     return woken
+
+
+def wake_stranded_hosts(connection: Connection) -> int:
+    """Wake the hosts that sleep although they have queued URLs; returns how many.
+
+    On PostgreSQL (read committed) a claim can find a host's queue empty while another
+    worker's links for it are not yet committed, and put the host to sleep after that worker
+    checked it was awake. The frontier runs this before it says nothing is left, so such URLs
+    are fetched late rather than never.
+    """
+    has_queued = (
+        select(_urls.c.id).where(_urls.c.host_id == _hosts.c.id, _urls.c.state == QUEUED).exists()
+    )
+    return connection.execute(
+        update(_hosts).where(~_hosts.c.active, has_queued).values(active=True)
+    ).rowcount

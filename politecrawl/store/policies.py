@@ -45,34 +45,29 @@ class PolicyStore:
 
     def put(self, origin: str, outcome: RobotsOutcome, *, now: datetime) -> None:
         """Store ``outcome`` for ``origin`` (the origin row exists once a URL of it was added)."""
-        with self.database.transaction() as connection:
-            connection.execute(
-                update(_origins)
-                .where(_origins.c.origin == origin)
-                .values(
-                    robots_outcome=outcome.kind,
-                    robots_status=outcome.status,
-                    robots_body=outcome.body,
-                    robots_error=outcome.reason,
-                    robots_etag=outcome.etag,
-                    robots_last_modified=outcome.last_modified,
-                    robots_fetched_at=now,
-                    robots_expires_at=outcome.expires_at,
-                    robots_retry_at=outcome.retry_at,
-                    robots_failures=outcome.failures,
-                )
-            )
+        values = {
+            "robots_outcome": outcome.kind,
+            "robots_status": outcome.status,
+            "robots_body": outcome.body,
+            "robots_error": outcome.reason,
+            "robots_etag": outcome.etag,
+            "robots_last_modified": outcome.last_modified,
+            "robots_fetched_at": now,
+            "robots_expires_at": outcome.expires_at,
+            "robots_retry_at": outcome.retry_at,
+            "robots_failures": outcome.failures,
+        }
+        statement = update(_origins).where(_origins.c.origin == origin).values(**values)
+        self.database.run(lambda connection: connection.execute(statement))
 
     def retry_exhausted(self, *, now: datetime) -> int:
         """Origins whose robots.txt attempts ran out in an earlier run are tried again (O6)."""
-        with self.database.transaction() as connection:
-            return connection.execute(
-                update(_origins)
-                .where(
-                    _origins.c.robots_outcome == "deferred", _origins.c.robots_retry_at.is_(None)
-                )
-                .values(robots_retry_at=now, robots_failures=0)
-            ).rowcount
+        statement = (
+            update(_origins)
+            .where(_origins.c.robots_outcome == "deferred", _origins.c.robots_retry_at.is_(None))
+            .values(robots_retry_at=now, robots_failures=0)
+        )
+        return self.database.run(lambda connection: connection.execute(statement).rowcount)
 
     def all(self) -> dict[str, RobotsOutcome | None]:
         """Every origin of the crawl with its outcome (None: not fetched yet)."""

@@ -18,35 +18,33 @@ def start_run(
     database: Database, *, config: dict[str, Any], now: datetime, pass_number: int = 1
 ) -> int:
     """Record the start of a run with its effective configuration; returns the run id."""
-    with database.transaction() as connection:
-        return int(
-            connection.execute(
-                insert(_runs)
-                .values(
-                    pass_number=pass_number,
-                    started_at=now,
-                    config_json=json.dumps(config, sort_keys=True, default=str),
-                    counters_json="{}",
-                )
-                .returning(_runs.c.id)
-            ).scalar_one()
+    statement = (
+        insert(_runs)
+        .values(
+            pass_number=pass_number,
+            started_at=now,
+            config_json=json.dumps(config, sort_keys=True, default=str),
+            counters_json="{}",
         )
+        .returning(_runs.c.id)
+    )
+    return int(database.run(lambda connection: connection.execute(statement).scalar_one()))
 
 
 def finish_run(
     database: Database, run_id: int, *, counters: dict[str, Any], outcome: str, now: datetime
 ) -> None:
     """Record the end of a run, its counters and how it ended."""
-    with database.transaction() as connection:
-        connection.execute(
-            update(_runs)
-            .where(_runs.c.id == run_id)
-            .values(
-                ended_at=now,
-                counters_json=json.dumps(counters, sort_keys=True, default=str),
-                outcome=outcome,
-            )
+    statement = (
+        update(_runs)
+        .where(_runs.c.id == run_id)
+        .values(
+            ended_at=now,
+            counters_json=json.dumps(counters, sort_keys=True, default=str),
+            outcome=outcome,
         )
+    )
+    database.run(lambda connection: connection.execute(statement))
 
 
 def last_config(database: Database) -> dict[str, Any] | None:

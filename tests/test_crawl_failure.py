@@ -1,0 +1,79 @@
+"""A worker that dies stops the crawl loudly, and the crawl resumes from the database [C5].
+
+Before, a worker thread killed by a database error printed a traceback and vanished: the crawl
+went on with fewer workers, its page stayed leased until the lease expired, and was then
+fetched again.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+
+import pytest
+from tests.site import TrapGuard, audit, build_site, serve
+from tests.test_crawl_e2e import DELAY, crawl_config
+
+from politecrawl import Crawler
+from politecrawl.errors import StoreError
+from politecrawl.store import Frontier
+
+GUARD = TrapGuard()
+
+
+@pytest.fixture
+def web():
+    with serve(build_site(crawl_delay_seconds=0.1, slow_seconds=0.3)) as running:
+        yield running
+
+
+@pytest.mark.timeout(300)
+def test_c5_a_database_failure_in_a_worker_stops_the_crawl_and_resume_finishes_it(
+    web, tmp_path, monkeypatch
+):
+    database = str(tmp_path / "crawl.db")
+    record = Frontier.complete_and_claim
+    calls = 0
+    lock = threading.Lock()
+
+    def failing_on_the_fifth(self, *args, **kwargs):
+        nonlocal calls
+        with lock:
+            calls += 1
+            if calls == 5:
+                raise sqlite3.OperationalError("disk I/O error")
+        return record(self, *args, **kwargs)
+
+    monkeypatch.setattr(Frontier, "complete_and_claim", failing_on_the_fifth)
+    with Crawler(crawl_config(database, workers=3)) as crawler:
+        crawler.add_seeds(web.seeds)
+        with pytest.raises(StoreError, match=r"crawl database failed: disk I/O error.*resume"):
+            crawler.run()
+        assert crawler.summary.stopped_because == "failed"
+        first_run = crawler.summary.pages
+    assert 5 <= first_run < 40  # stopped soon after the failure, not at the end
+
+    monkeypatch.setattr(Frontier, "complete_and_claim", record)
+    with Crawler(crawl_config(database)) as crawler:
+        summary = crawler.run()
+    assert summary.stopped_because in ("finished", "only deferred work left")
+    truth = web.truth(guard=GUARD)
+    result = audit(web.log, truth, delays=truth.delays(DELAY))
+    assert not result.missed, result.report()
+    assert not result.forbidden, result.report()
+    assert not result.robots_first, result.report()
+    assert not result.overlaps, result.report()
+    assert not result.gap_violations, result.report()
+    # Only the page whose record failed was fetched again, and at once: its lease went back.
+    assert len(result.duplicates) == 1, result.report()
+
+
+def test_a_bug_in_a_worker_is_raised_as_it_is(web, tmp_path, monkeypatch):
+    def broken(self, *args, **kwargs):
+        raise RuntimeError("a bug in the crawl loop")
+
+    monkeypatch.setattr(Frontier, "complete_and_claim", broken)
+    with Crawler(crawl_config(str(tmp_path / "crawl.db"), workers=2)) as crawler:
+        crawler.add_seeds(web.seeds)
+        with pytest.raises(RuntimeError, match="a bug in the crawl loop"):
+            crawler.run()
