@@ -12,7 +12,8 @@ fresh access log:
 - politecrawl: the command line in a subprocess, ``politecrawl run seeds.txt --db <tmp>.db
   --delay D --workers N --max-depth 10 --quiet`` (``--procs N``: N processes on one database,
   the first ``run``, the others ``resume``); ``--kill-resume`` kills it (SIGKILL, every
-  process) once half the truth's URLs are in the log, then runs ``politecrawl resume``;
+  process: a crash; ``--kill-signal TERM``: a stop, as Ctrl-C) once half the truth's URLs are
+  in the log, then runs ``politecrawl resume``;
 - Scrapy (``scrapy_spider.py``): ROBOTSTXT_OBEY, one request per domain, DOWNLOAD_DELAY=D
   unrandomised, AutoThrottle off, DEPTH_LIMIT=10.
 
@@ -121,10 +122,11 @@ def run_phase(
     stagger_until: Path | None = None,
     kill_when_lines: int | None = None,
     access_log: Path | None = None,
+    kill_signal: signal.Signals = signal.SIGKILL,
 ) -> tuple[list[int], bool, float | None]:
     """Start the commands (each in its own process group), wait for them; (returncodes,
-    timed out, kill time). ``kill_when_lines``: SIGKILL every group once the access log has
-    that many lines."""
+    timed out, kill time). ``kill_when_lines``: send ``kill_signal`` to every group once the
+    access log has that many lines (SIGTERM lets politecrawl finish what is in flight)."""
     processes: list[subprocess.Popen[bytes]] = []
     deadline = time.monotonic() + timeout
     for index, command in enumerate(commands):
@@ -151,7 +153,7 @@ def run_phase(
             kill_at = time.time()
             for process in processes:
                 if process.poll() is None:
-                    os.killpg(process.pid, signal.SIGKILL)
+                    os.killpg(process.pid, kill_signal)
             break
         time.sleep(0.05)
     if timed_out:
@@ -210,13 +212,14 @@ def run_politecrawl(args: argparse.Namespace, site: Path, work: Path, truth: dic
             stagger_until=server.log_path,
             kill_when_lines=kill_lines,
             access_log=server.log_path,
+            kill_signal=signal.Signals[f"SIG{args.kill_signal}"],
         )
         measure.returncodes += codes
         measure.timed_out = timed_out
         if kill_at is not None:
             measure.kill_at = kill_at
             after = kill_at - time.time() + time.monotonic() - start
-            measure.note = f"killed (SIGKILL) after {after:.1f} s, resumed"
+            measure.note = f"killed (SIG{args.kill_signal}) after {after:.1f} s, resumed"
             commands = politecrawl_commands(
                 site, db, delay=args.delay, workers=args.workers, procs=args.procs, resume=True
             )
@@ -410,7 +413,13 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     option("--procs", type=int, default=1, help="politecrawl processes on one database")
     option("--scrapy-concurrency", type=int, default=None, help="default: max(16, hosts)")
     option("--scrapy-order", choices=("bfs", "dfs"), default="bfs", help="see scrapy_spider.py")
-    option("--kill-resume", action="store_true", help="politecrawl: kill -9 mid-way, resume")
+    option("--kill-resume", action="store_true", help="politecrawl: kill mid-way, resume")
+    option(
+        "--kill-signal",
+        choices=("KILL", "TERM"),
+        default="KILL",
+        help="KILL: a crash (requests in flight are lost and fetched again); TERM: a stop",
+    )
     option("--only", choices=("politecrawl", "scrapy"), default=None)
     option("--timeout", type=float, default=1800, help="seconds per crawler")
     option("--work", type=Path, default=None, help="keep everything here")
@@ -436,6 +445,9 @@ def main(argv: list[str] | None = None) -> int:
         compare(args, args.work)
     else:
         with tempfile.TemporaryDirectory(prefix="politecrawl-bench-") as temporary:
+            # nginx's workers run as an unprivileged user when it is started by root: they must
+            # be able to read the site (mkdtemp makes the directory private to its owner).
+            Path(temporary).chmod(0o755)
             compare(args, Path(temporary))
     return 0
 
