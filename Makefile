@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint bench bench-crawl clean
+.PHONY: demo test lint bench bench-crawl bench-crawl-large clean
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -34,10 +34,17 @@ bench: $(STAMP)
 
 ## bench-crawl: politecrawl against Scrapy on a local multi-host web served by nginx (minutes)
 bench-crawl: $(STAMP)
-	command -v nginx >/dev/null || (apt-get update -qq && apt-get install -y -qq nginx)
+	test -x /usr/sbin/nginx || command -v nginx >/dev/null || (apt-get update -qq && apt-get install -y -qq nginx)
 	$(BIN)/python -m pip install --quiet -e '.[bench,peers]'
 	$(BIN)/python bench/run.py --hosts 20 --pages 500 --delay 0
 	$(BIN)/python bench/run.py --hosts 20 --pages 50 --delay 0.2
+
+## bench-crawl-large: H=100 P=1000 (119,000 URLs), stopped mid-way and resumed (about 30 minutes)
+bench-crawl-large: $(STAMP)
+	test -x /usr/sbin/nginx || command -v nginx >/dev/null || (apt-get update -qq && apt-get install -y -qq nginx)
+	$(BIN)/python -m pip install --quiet -e '.[bench,peers]'
+	$(BIN)/python bench/run.py --hosts 100 --pages 1000 --kill-resume --kill-signal TERM
+	$(BIN)/python bench/run.py --hosts 100 --pages 1000 --kill-resume --only politecrawl
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info .pytest_cache .mypy_cache .ruff_cache

@@ -134,7 +134,7 @@ class Frontier:
         """Lease the best URL of a due host to ``worker``, or say when to ask again."""
         self._housekeeping(now)
         lease = self._write(lambda connection: self._claim_in(connection, worker, now))
-        return lease if lease is not None else self._wait(now)
+        return lease if lease is not None else self._wait_after_claim(now)
 
     def _housekeeping(self, now: datetime) -> None:
         if self._housekeeping_at is None or now >= self._housekeeping_at:
@@ -188,6 +188,14 @@ class Frontier:
             self._origin_names[origin_id] = name
         return name
 
+    def _wait_after_claim(self, now: datetime) -> Wait:
+        """``_wait`` for a worker that found nothing to claim; before it is told that nothing
+        is left, hosts asleep with queued URLs are woken (``wake_stranded_hosts``)."""
+        wait = self._wait(now)
+        if wait.until is None and self._write(wake_stranded_hosts):
+            return Wait(now, "politeness delay")
+        return wait
+
     def _wait(self, now: datetime) -> Wait:
         with self.database.transaction() as connection:
             next_host = connection.execute(
@@ -203,8 +211,6 @@ class Frontier:
             ).scalar()
         candidates = [time for time in (next_host, next_deferred, next_expiry) if time is not None]
         if not candidates:
-            if self._write(wake_stranded_hosts):
-                return Wait(now, "politeness delay")
             return Wait(None, "nothing queued, leased or deferred")
         until = max(min(candidates), now)
         if next_expiry is not None and until == next_expiry:
@@ -284,7 +290,7 @@ class Frontier:
             return recorded, self._claim_in(connection, worker, now)
 
         recorded, following = self._write(complete_then_claim)
-        return recorded, following if following is not None else self._wait(now)
+        return recorded, following if following is not None else self._wait_after_claim(now)
 
     def _complete_in(
         self,
