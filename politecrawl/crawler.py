@@ -179,6 +179,7 @@ class Crawler:
         started = time.monotonic()
         now = self.clock.now()
         self.frontier.release_expired(now=now)
+        self.frontier.wake_stranded_hosts()
         PolicyStore(self.database).retry_exhausted(now=now)
         self.frontier.wake_indefinitely_deferred(now=now)
         run_id = start_run(
@@ -201,25 +202,34 @@ class Crawler:
         for worker in workers:
             worker.start()
         restore = _sigterm_as_interrupt() if handle_signals else None
+        failing = False
         try:
             yield from self._drain(events, len(workers))
         except KeyboardInterrupt:
             self._set_stop_reason("interrupted")
+            failing = True
+            raise
+        except BaseException:  # an error, or the consumer closed the iterator early
+            failing = True
             raise
         finally:
             if restore is not None:
                 restore()
             self._stop.set()
-            for worker in workers:
-                worker.join()
-            self._finish_summary(started)
-            finish_run(
-                self.database,
-                run_id,
-                counters=self.summary.as_dict(),
-                outcome=self.summary.stopped_because,
-                now=self.clock.now(),
-            )
+            _join_draining(workers, events)
+            try:
+                self._finish_summary(started)
+                finish_run(
+                    self.database,
+                    run_id,
+                    counters=self.summary.as_dict(),
+                    outcome=self.summary.stopped_because,
+                    now=self.clock.now(),
+                )
+            except Exception:
+                if not failing:
+                    raise
+                # The error already on its way out is the one worth reporting.
 
     def _visitor(self) -> Visitor:
         assert self.database is not None
@@ -329,19 +339,29 @@ class Crawler:
             self._stop.set()
             events.put(_WorkerFailed(error))
             if isinstance(claimed, Lease):
-                self._give_back(visitor, claimed)
+                self._give_back(visitor, claimed, error)
         finally:
             events.put(_DONE)
 
-    def _give_back(self, visitor: Visitor, lease: Lease) -> None:
-        """Return the lease of a failed worker to the queue, if the database still answers;
-        otherwise it returns when it expires, or at once when a later process resumes (C5).
-        Its request may have been made: the host keeps its delay from now (P2)."""
+    def _give_back(self, visitor: Visitor, lease: Lease, error: Exception) -> None:
+        """Settle the lease of a failed worker, if the database still answers; otherwise it
+        returns when it expires, or at once when a later process resumes (C5).
+
+        After a database error the URL goes back to the queue. After any other error (a bug)
+        it is recorded as failed with the error, so that a resumed crawl does not meet the
+        same bug on the same page again. Its request may have been made: the host keeps its
+        delay from now (P2)."""
         assert self.frontier is not None
-        now = self.clock.now()
-        delay = max(self.config.delay_seconds, visitor.gate.robots_delay(lease.origin))
+        frontier = self.frontier
         with contextlib.suppress(Exception):  # the worker's own error is the one reported
-            self.frontier.release(lease, now=now, next_fetch_at=now + timedelta(seconds=delay))
+            now = self.clock.now()
+            delay = max(self.config.delay_seconds, visitor.gate.robots_delay(lease.origin))
+            next_fetch_at = now + timedelta(seconds=delay)
+            if is_database_error(error):
+                frontier.release(lease, now=now, next_fetch_at=next_fetch_at)
+            else:
+                message = f"internal error: {type(error).__name__}: {error}"
+                frontier.fail(lease, message, now=now, next_fetch_at=next_fetch_at)
 
     def _visit(
         self, visitor: Visitor, lease: Lease, events: queue.Queue[object], me: str
@@ -440,6 +460,18 @@ class Crawler:
         summary.duration_seconds = time.monotonic() - started
         if not summary.stopped_because:
             summary.stopped_because = "stopped"
+
+
+def _join_draining(workers: list[threading.Thread], events: queue.Queue[object]) -> None:
+    """Wait for the stopped workers. Their events are dropped (everything is recorded in the
+    database already): a worker blocked on a full queue, because the consumer stopped reading,
+    must still get to its end."""
+    for worker in workers:
+        while worker.is_alive():
+            worker.join(timeout=0.05)
+            with contextlib.suppress(queue.Empty):
+                while True:
+                    events.get_nowait()
 
 
 def _sigterm_as_interrupt() -> Callable[[], None] | None:

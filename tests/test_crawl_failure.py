@@ -15,6 +15,7 @@ from tests.site import TrapGuard, audit, build_site, serve
 from tests.test_crawl_e2e import DELAY, crawl_config
 
 from politecrawl import Crawler
+from politecrawl import crawler as crawler_module
 from politecrawl.errors import StoreError
 from politecrawl.store import Frontier
 
@@ -44,8 +45,15 @@ def test_c5_a_database_failure_in_a_worker_stops_the_crawl_and_resume_finishes_i
                 raise sqlite3.OperationalError("disk I/O error")
         return record(self, *args, **kwargs)
 
+    def finish_run_failing_too(*args, **kwargs):
+        raise sqlite3.OperationalError("disk I/O error")
+
     monkeypatch.setattr(Frontier, "complete_and_claim", failing_on_the_fifth)
-    with Crawler(crawl_config(database, workers=3)) as crawler:
+    monkeypatch.setattr(crawler_module, "finish_run", finish_run_failing_too)
+    # Leases outlast the test: only giving the failed worker's lease back lets the resumed
+    # crawl below fetch its page at once.
+    config = crawl_config(database, workers=3, lease_seconds=3600)
+    with Crawler(config) as crawler:
         crawler.add_seeds(web.seeds)
         with pytest.raises(StoreError, match=r"crawl database failed: disk I/O error.*resume"):
             crawler.run()
@@ -53,8 +61,8 @@ def test_c5_a_database_failure_in_a_worker_stops_the_crawl_and_resume_finishes_i
         first_run = crawler.summary.pages
     assert 5 <= first_run < 40  # stopped soon after the failure, not at the end
 
-    monkeypatch.setattr(Frontier, "complete_and_claim", record)
-    with Crawler(crawl_config(database)) as crawler:
+    monkeypatch.undo()
+    with Crawler(crawl_config(database, lease_seconds=3600)) as crawler:
         summary = crawler.run()
     assert summary.stopped_because in ("finished", "only deferred work left")
     truth = web.truth(guard=GUARD)
@@ -73,7 +81,14 @@ def test_a_bug_in_a_worker_is_raised_as_it_is(web, tmp_path, monkeypatch):
         raise RuntimeError("a bug in the crawl loop")
 
     monkeypatch.setattr(Frontier, "complete_and_claim", broken)
-    with Crawler(crawl_config(str(tmp_path / "crawl.db"), workers=2)) as crawler:
+    database = str(tmp_path / "crawl.db")
+    with Crawler(crawl_config(database, workers=2)) as crawler:
         crawler.add_seeds(web.seeds)
         with pytest.raises(RuntimeError, match="a bug in the crawl loop"):
             crawler.run()
+    # The page it was recording is failed with the error, not queued for the same bug again.
+    with sqlite3.connect(database) as connection:
+        rows = connection.execute("SELECT error FROM urls WHERE error IS NOT NULL").fetchall()
+    errors = [row[0] for row in rows]
+    assert errors
+    assert set(errors) == {"internal error: RuntimeError: a bug in the crawl loop"}

@@ -63,7 +63,8 @@ def is_retryable(error: BaseException) -> bool:
     a PostgreSQL deadlock victim or serialization failure, or SQLite still locked after its
     busy time-out. ``error`` may come from SQLAlchemy or straight from the driver."""
     original = error.orig if isinstance(error, DBAPIError) else error
-    if getattr(original, "sqlstate", None) in _RETRYABLE_SQLSTATES:
+    code = getattr(original, "sqlstate", None) or getattr(original, "pgcode", None)  # psycopg2
+    if code in _RETRYABLE_SQLSTATES:
         return True
     is_sqlite_lock = isinstance(original, sqlite3.OperationalError) or isinstance(
         error, OperationalError
@@ -114,9 +115,11 @@ class Database:
         self,
         work: Callable[[Connection], T],
         *,
+        on_commit: Callable[[], None] | None = None,
         on_rollback: Callable[[], None] | None = None,
     ) -> T:
-        """``work(connection)`` in a write transaction, committed when it returns.
+        """``work(connection)`` in a write transaction, committed when it returns (and then
+        ``on_commit`` is called).
 
         When the database aborts the transaction for a reason that trying again cures (see
         ``is_retryable``), everything it did is rolled back, ``on_rollback`` is called (to drop
@@ -128,12 +131,16 @@ class Database:
         for attempt in range(1, _ATTEMPTS + 1):
             try:
                 with self.transaction() as connection:
-                    return work(connection)
+                    result = work(connection)
             except Exception as error:
                 if on_rollback is not None:
                     on_rollback()
                 if attempt == _ATTEMPTS or not is_retryable(error):
                     raise
+            else:
+                if on_commit is not None:
+                    on_commit()
+                return result
             time.sleep(random.uniform(0, pause))  # noqa: S311 (jitter, not secrecy)
             pause *= 2
         raise AssertionError("unreachable")  # pragma: no cover

@@ -3,15 +3,17 @@
 URLs arrive in batches (a seed list, a page's links) and go in with one multi-row
 ``INSERT ... ON CONFLICT DO NOTHING`` on the unique URL key, so tens of thousands per call are
 cheap and a URL already known, in any state, is never queued again in the pass. Origin and host
-rows are created on first sight and their ids cached for the life of the process (``forget``
-drops them after a rollback, which may have undone the rows).
+rows are created on first sight and their ids cached for the life of the process; an id becomes
+visible to the other threads only once the transaction that created or read it has committed
+(``committed``), and is dropped if it rolled back (``rolled_back``).
 """
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterable, Iterator, Sequence
 from datetime import datetime
-from typing import Any, cast
+from typing import Any, Generic, TypeVar, cast
 
 from sqlalchemy import Connection, Table, select, update
 from sqlalchemy.dialects import postgresql, sqlite
@@ -24,6 +26,48 @@ _hosts = cast(Table, Host.__table__)
 _origins = cast(Table, Origin.__table__)
 _urls = cast(Table, Url.__table__)
 _links = cast(Table, Link.__table__)
+
+V = TypeVar("V")
+
+
+class _Ids(Generic[V]):
+    """Row ids by name: those of committed rows, shared by every thread, and those this thread's
+    open transaction created or read, kept apart until it commits (another thread must not use
+    an id that a rollback can take back, and SQLite hands a rolled-back id out again)."""
+
+    def __init__(self) -> None:
+        self._committed: dict[str, V] = {}
+        self._local = threading.local()
+
+    def _pending(self) -> dict[str, V]:
+        pending: dict[str, V] | None = getattr(self._local, "ids", None)
+        if pending is None:
+            pending = self._local.ids = {}
+        return pending
+
+    def get(self, name: str) -> V | None:
+        found = self._committed.get(name)
+        return found if found is not None else self._pending().get(name)
+
+    def __contains__(self, name: str) -> bool:
+        return self.get(name) is not None
+
+    def __getitem__(self, name: str) -> V:
+        found = self.get(name)
+        if found is None:
+            raise KeyError(name)
+        return found
+
+    def put(self, pairs: Iterable[tuple[str, V]]) -> None:
+        self._pending().update(pairs)
+
+    def publish(self) -> None:
+        pending = self._pending()
+        self._committed.update(pending)
+        pending.clear()
+
+    def discard(self) -> None:
+        self._pending().clear()
 
 
 class Enqueuer:
@@ -41,13 +85,18 @@ class Enqueuer:
         self.default_delay_seconds = default_delay_seconds
         self.max_in_flight_per_host = max_in_flight_per_host
         self.pass_number = pass_number
-        self._host_ids: dict[str, int] = {}
-        self._origin_ids: dict[str, tuple[int, int]] = {}
+        self._host_ids: _Ids[int] = _Ids()
+        self._origin_ids: _Ids[tuple[int, int]] = _Ids()
 
-    def forget(self) -> None:
-        """Drop the cached ids: the transaction that created some of them was rolled back."""
-        self._host_ids.clear()
-        self._origin_ids.clear()
+    def committed(self) -> None:
+        """This thread's transaction committed: its ids are now everyone's."""
+        self._host_ids.publish()
+        self._origin_ids.publish()
+
+    def rolled_back(self) -> None:
+        """This thread's transaction rolled back: the ids it created may not exist."""
+        self._host_ids.discard()
+        self._origin_ids.discard()
 
     def add(
         self,
@@ -129,7 +178,7 @@ class Enqueuer:
                 rows = connection.execute(
                     select(_hosts.c.host, _hosts.c.id).where(_hosts.c.host.in_(chunk))
                 )
-                self._host_ids.update((row.host, row.id) for row in rows)
+                self._host_ids.put((row.host, row.id) for row in rows)
         if new_origins:
             origin_rows = [
                 {"origin": origin, "host_id": self._host_ids[host], "robots_failures": 0}
@@ -145,7 +194,7 @@ class Enqueuer:
                         _origins.c.origin.in_(chunk)
                     )
                 )
-                self._origin_ids.update((row.origin, (row.id, row.host_id)) for row in rows)
+                self._origin_ids.put((row.origin, (row.id, row.host_id)) for row in rows)
         return {origin: self._origin_ids[origin] for origin in hosts_by_origin}
 
     def ensure_host(self, connection: Connection, host: str, now: datetime) -> None:
@@ -156,9 +205,8 @@ class Enqueuer:
             self._insert(_hosts).on_conflict_do_nothing(index_elements=["host"]),
             [self._new_host_row(host, now)],
         )
-        self._host_ids[host] = connection.execute(
-            select(_hosts.c.id).where(_hosts.c.host == host)
-        ).scalar_one()
+        host_id = connection.execute(select(_hosts.c.id).where(_hosts.c.host == host)).scalar_one()
+        self._host_ids.put([(host, host_id)])
 
     def _new_host_row(self, host: str, now: datetime) -> dict[str, Any]:
         return {

@@ -126,7 +126,9 @@ class Frontier:
 
     def _write(self, work: Callable[[Connection], T]) -> T:
         """``work`` in one write transaction, run again if the database aborts it (deadlock)."""
-        return self.database.run(work, on_rollback=self._enqueuer.forget)
+        return self.database.run(
+            work, on_commit=self._enqueuer.committed, on_rollback=self._enqueuer.rolled_back
+        )
 
     # --- claiming ---------------------------------------------------------------------------
 
@@ -190,11 +192,15 @@ class Frontier:
 
     def _wait_after_claim(self, now: datetime) -> Wait:
         """``_wait`` for a worker that found nothing to claim; before it is told that nothing
-        is left, hosts asleep with queued URLs are woken (``wake_stranded_hosts``)."""
+        is left but deferred work, hosts asleep with queued URLs are woken."""
         wait = self._wait(now)
-        if wait.until is None and self._write(wake_stranded_hosts):
+        if (wait.until is None or wait.reason == "deferred work") and self.wake_stranded_hosts():
             return Wait(now, "politeness delay")
         return wait
+
+    def wake_stranded_hosts(self) -> int:
+        """Wake hosts asleep with queued URLs (see ``leases.wake_stranded_hosts``)."""
+        return self._write(wake_stranded_hosts)
 
     def _wait(self, now: datetime) -> Wait:
         with self.database.transaction() as connection:

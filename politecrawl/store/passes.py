@@ -56,73 +56,76 @@ def current_pass(connection: Connection) -> int:
 def start_pass(database: Database, *, now: datetime, max_age: timedelta | None = None) -> int:
     """Begin the next pass; returns its number. Unfinished URLs of the current pass stay queued
     and are simply part of the new pass."""
-    with database.transaction() as connection:
-        previous = current_pass(connection)
-        number = previous + 1
-        connection.execute(
-            insert(_passes).from_select(
-                [
-                    "pass_number",
-                    "url_id",
-                    "state",
-                    "status",
-                    "content_hash",
-                    "final_url",
-                    "noindex",
-                    "nofollow",
-                    "reason",
-                    "fetched_at",
-                ],
-                select(
-                    _urls.c.pass_number,
-                    _urls.c.id,
-                    _urls.c.state,
-                    _urls.c.status,
-                    _urls.c.content_hash,
-                    _urls.c.final_url,
-                    _urls.c.noindex,
-                    _urls.c.nofollow,
-                    _urls.c.reason,
-                    _urls.c.fetched_at,
-                ).where(_urls.c.pass_number == previous),
-            )
+    return database.run(lambda connection: _start_pass_in(connection, now, max_age))
+
+
+def _start_pass_in(connection: Connection, now: datetime, max_age: timedelta | None) -> int:
+    previous = current_pass(connection)
+    number = previous + 1
+    connection.execute(
+        insert(_passes).from_select(
+            [
+                "pass_number",
+                "url_id",
+                "state",
+                "status",
+                "content_hash",
+                "final_url",
+                "noindex",
+                "nofollow",
+                "reason",
+                "fetched_at",
+            ],
+            select(
+                _urls.c.pass_number,
+                _urls.c.id,
+                _urls.c.state,
+                _urls.c.status,
+                _urls.c.content_hash,
+                _urls.c.final_url,
+                _urls.c.noindex,
+                _urls.c.nofollow,
+                _urls.c.reason,
+                _urls.c.fetched_at,
+            ).where(_urls.c.pass_number == previous),
         )
-        revisit: ColumnElement[bool] = _urls.c.state.in_(_REVISITED)
-        if max_age is not None:
-            cutoff = now - max_age
-            revisit = and_(revisit, or_(_urls.c.fetched_at.is_(None), _urls.c.fetched_at < cutoff))
-        # Pages whose content changed in the last pass come first in the new one.
-        earlier = _passes.alias("earlier")
-        changed_last_time = exists().where(
-            earlier.c.url_id == _urls.c.id,
-            earlier.c.pass_number == previous - 1,
-            earlier.c.content_hash.is_not(None),
-            earlier.c.content_hash != _urls.c.content_hash,
+    )
+    revisit: ColumnElement[bool] = _urls.c.state.in_(_REVISITED)
+    if max_age is not None:
+        cutoff = now - max_age
+        revisit = and_(revisit, or_(_urls.c.fetched_at.is_(None), _urls.c.fetched_at < cutoff))
+    # Pages whose content changed in the last pass come first in the new one.
+    earlier = _passes.alias("earlier")
+    changed_last_time = exists().where(
+        earlier.c.url_id == _urls.c.id,
+        earlier.c.pass_number == previous - 1,
+        earlier.c.content_hash.is_not(None),
+        earlier.c.content_hash != _urls.c.content_hash,
+    )
+    connection.execute(
+        update(_urls)
+        .where(revisit)
+        .values(
+            state=QUEUED,
+            attempts=0,
+            lease_owner=None,
+            lease_expires_at=None,
+            next_attempt_at=None,
+            reason=None,
+            reason_detail=None,
+            priority=0,
         )
-        connection.execute(
-            update(_urls)
-            .where(revisit)
-            .values(
-                state=QUEUED,
-                attempts=0,
-                lease_owner=None,
-                lease_expires_at=None,
-                next_attempt_at=None,
-                reason=None,
-                reason_detail=None,
-                priority=0,
-            )
-        )
-        connection.execute(
-            update(_urls).where(_urls.c.state == QUEUED, changed_last_time).values(priority=-1)
-        )
-        connection.execute(update(_urls).values(pass_number=number))
-        connection.execute(update(_hosts).values(active=True))
-        connection.execute(
-            update(_origins)
-            .where(_origins.c.robots_outcome.is_not(None))
-            .values(robots_expires_at=now, robots_retry_at=now, robots_failures=0)
-        )
+    )
+    connection.execute(
+        update(_urls).where(_urls.c.state == QUEUED, changed_last_time).values(priority=-1)
+    )
+    connection.execute(update(_urls).values(pass_number=number))
+    connection.execute(update(_hosts).values(active=True))
+    connection.execute(
+        update(_origins)
+        .where(_origins.c.robots_outcome.is_not(None))
+        .values(robots_expires_at=now, robots_retry_at=now, robots_failures=0)
+    )
     return number
 
 

@@ -163,6 +163,25 @@ def test_c2_ids_cached_by_a_rolled_back_add_are_forgotten(database):
     )
 
 
+def test_ids_a_transaction_created_are_shared_only_once_it_commits(database):
+    frontier = Frontier(database, default_delay_seconds=0.0)
+    inside, finish = threading.Event(), threading.Event()
+
+    def add_and_wait(connection) -> None:
+        frontier._enqueuer.add(connection, ["http://new.example/"], now=T0, depth=0)
+        inside.set()
+        finish.wait(10)
+
+    writer = threading.Thread(target=frontier._write, args=(add_and_wait,))
+    writer.start()
+    assert inside.wait(10)
+    seen_before_commit = "new.example" in frontier._enqueuer._host_ids
+    finish.set()
+    writer.join(10)
+    assert not seen_before_commit
+    assert "new.example" in frontier._enqueuer._host_ids
+
+
 def test_c5_a_host_asleep_with_queued_urls_is_woken_before_the_crawl_ends(database):
     """On PostgreSQL a claim can put a host to sleep just as another worker queues URLs for it;
     the frontier must not report "nothing queued" while such URLs exist."""
