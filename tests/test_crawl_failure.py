@@ -7,8 +7,10 @@ fetched again.
 
 from __future__ import annotations
 
+import queue
 import sqlite3
 import threading
+import time
 
 import pytest
 from tests.site import TrapGuard, audit, build_site, serve
@@ -92,3 +94,30 @@ def test_a_bug_in_a_worker_is_raised_as_it_is(web, tmp_path, monkeypatch):
     errors = [row[0] for row in rows]
     assert errors
     assert set(errors) == {"internal error: RuntimeError: a bug in the crawl loop"}
+
+
+@pytest.mark.timeout(120)
+def test_leaving_the_iterator_early_with_a_full_event_queue_does_not_hang(
+    web, tmp_path, monkeypatch
+):
+    """The consumer stops reading (``break``) while workers wait to hand out more pages: the
+    crawl must still stop, its workers end, and what they fetched stays recorded."""
+
+    class TinyQueue(queue.Queue):
+        def __init__(self, maxsize: int = 0) -> None:
+            super().__init__(maxsize=1)
+
+    monkeypatch.setattr(crawler_module.queue, "Queue", TinyQueue)
+    database = str(tmp_path / "crawl.db")
+    with Crawler(crawl_config(database, workers=4)) as crawler:
+        crawler.add_seeds(web.seeds)
+        pages = crawler.crawl()
+        for _ in pages:
+            time.sleep(0.5)  # let the workers fill the queue and block on it
+            break
+        pages.close()  # what leaving a for loop over it does when the generator is collected
+    with sqlite3.connect(database) as connection:
+        leased = connection.execute("SELECT count(*) FROM urls WHERE state = 'leased'").fetchone()
+        done = connection.execute("SELECT count(*) FROM urls WHERE state = 'done'").fetchone()
+    assert leased == (0,)
+    assert done[0] >= 2
