@@ -205,12 +205,10 @@ class Crawler:
         failing = False
         try:
             yield from self._drain(events, len(workers))
-        except KeyboardInterrupt:
-            self._set_stop_reason("interrupted")
+        except BaseException as error:  # an error, Ctrl-C, or the consumer closed the iterator
             failing = True
-            raise
-        except BaseException:  # an error, or the consumer closed the iterator early
-            failing = True
+            if isinstance(error, KeyboardInterrupt):
+                self._set_stop_reason("interrupted")
             raise
         finally:
             if restore is not None:

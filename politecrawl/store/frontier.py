@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable, Sequence
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar, cast
 
 from sqlalchemy import Connection, Table, func, select, update
@@ -99,6 +99,7 @@ class Frontier:
         )
         self._origin_names: dict[int, str] = {}
         self._housekeeping_at: datetime | None = None
+        self._stranded_check_at = datetime.min.replace(tzinfo=UTC)
 
     # --- adding -----------------------------------------------------------------------------
 
@@ -194,7 +195,13 @@ class Frontier:
         """``_wait`` for a worker that found nothing to claim; before it is told that nothing
         is left but deferred work, hosts asleep with queued URLs are woken."""
         wait = self._wait(now)
-        if (wait.until is None or wait.reason == "deferred work") and self.wake_stranded_hosts():
+        if wait.until is not None:
+            # Workers poll while they wait for deferred work: the (whole-table) check runs at
+            # most once a housekeeping interval then, and not at all for other waits.
+            if wait.reason != "deferred work" or now < self._stranded_check_at:
+                return wait
+            self._stranded_check_at = now + timedelta(seconds=_HOUSEKEEPING_SECONDS)
+        if self.wake_stranded_hosts():
             return Wait(now, "politeness delay")
         return wait
 
