@@ -42,7 +42,12 @@ def add_crawl_options(parser: argparse.ArgumentParser, *, with_scope: bool = Tru
         option("--scope", choices=("seeds", "domain", "any"), help="what may be crawled")
         option("--include", action="append", metavar="RE", help="URLs must match one")
         option("--exclude", action="append", metavar="RE", help="URLs matching are out")
-    option("--semantics", choices=("draft", "rfc9309"), help="how robots.txt is read")
+    option(
+        "--semantics",
+        choices=("strict", "draft", "rfc9309"),
+        help="how robots.txt is read: strict (default) fetches only what both the 1996 draft "
+        "and RFC 9309 allow; draft or rfc9309 alone",
+    )
     option("--output", type=Path, metavar="FILE", help="append fetched URLs as JSON lines")
     verbosity = parser.add_mutually_exclusive_group()
     verbosity.add_argument("--quiet", "-q", action="store_true", help="no progress display")

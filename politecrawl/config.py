@@ -14,7 +14,8 @@ from typing import Literal
 from politecrawl._version import VERSION
 from politecrawl.errors import UserInputError
 
-Semantics = Literal["draft", "rfc9309"]
+Semantics = Literal["strict", "draft", "rfc9309"]
+SEMANTICS_CHOICES: tuple[Semantics, ...] = ("strict", "draft", "rfc9309")
 ScopeMode = Literal["seeds", "domain", "any"]
 DAY_SECONDS = 86_400.0
 
@@ -33,8 +34,9 @@ class CrawlConfig:
     """A URL or address where site owners can reach you, sent in the User-Agent (P5)."""
     database: str = "crawl.db"
     """A SQLite file path, or a SQLAlchemy URL such as postgresql+psycopg://... (C5)."""
-    semantics: Semantics = "draft"
-    """How robots.txt is read: the 1996 draft, or RFC 9309 (M6)."""
+    semantics: Semantics = "strict"
+    """How robots.txt is read: strict fetches only what both the 1996 draft and RFC 9309 allow
+    (M7, the default); draft or rfc9309 reads it one way alone (M6)."""
 
     # --- politeness -------------------------------------------------------------------------
     delay_seconds: float = 1.0
@@ -176,8 +178,8 @@ class CrawlConfig:
             _fail("max_duration_seconds", f"must be a number of seconds > 0, not {duration!r}")
         if self.robots_min_lifetime_seconds > self.robots_max_lifetime_seconds:
             _fail("robots_min_lifetime_seconds", "is longer than robots_max_lifetime_seconds")
-        if self.semantics not in ("draft", "rfc9309"):
-            _fail("semantics", f"must be draft or rfc9309, not {self.semantics!r}")
+        if self.semantics not in SEMANTICS_CHOICES:
+            _fail("semantics", f"must be strict, draft or rfc9309, not {self.semantics!r}")
         if self.scope not in ("seeds", "domain", "any"):
             _fail("scope", f"must be seeds, domain or any, not {self.scope!r}")
         return self

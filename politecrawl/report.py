@@ -14,6 +14,7 @@ Render it with ``render_text``, ``render_csv``, ``render_json`` (here) or
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from politecrawl.report_model import (
@@ -118,12 +119,21 @@ def _int(value: Any) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
+def _semantics(detail: Mapping[str, Any]) -> str:
+    """How the exclusion was read: ``strict: rfc9309`` names the reading that forbade (M7)."""
+    semantics = _text(detail.get("semantics")) or "draft"
+    forbidden_by = detail.get("forbidden_by")
+    if semantics == "strict" and isinstance(forbidden_by, list) and forbidden_by:
+        return f"strict: {' + '.join(map(str, forbidden_by))}"
+    return semantics
+
+
 def _robots_exclusion(row: UrlRow) -> RobotsExclusion:
     detail = row.detail
     return RobotsExclusion(
         url=row.url,
         origin=_text(detail.get("origin")) or row.origin,
-        semantics=_text(detail.get("semantics")) or "draft",
+        semantics=_semantics(detail),
         line=_int(detail.get("line")),
         text=None if detail.get("text") is None else str(detail["text"]),
         why=_text(detail.get("why")),
@@ -250,9 +260,9 @@ def render_history(history: UrlHistory, *, agent: str | None = None) -> str:
         facts.append(("robots.txt", f"{origin.origin}/robots.txt: {outcome}{said}"))
         if agent is not None and origin.body is not None and origin.outcome == "parsed":
             policy = parse_robots(origin.body)
-            for semantics in ("draft", "rfc9309"):
+            for semantics in ("draft", "rfc9309", "strict"):
                 verdict = policy.explain(agent, row.url, semantics=semantics)
-                facts.append((f"{semantics} now", verdict.describe()))
+                facts.append((f"{semantics} now", _verdict_now(verdict)))
     width = max(len(label) for label, _ in facts)
     out = [printable(row.url)]
     out += [f"  {label.ljust(width)}  {printable(value)}" for label, value in facts if value]
@@ -262,6 +272,14 @@ def render_history(history: UrlHistory, *, agent: str | None = None) -> str:
         for ref in history.referrers
     ] or ["    nobody"]
     return "\n".join(out) + "\n"
+
+
+def _verdict_now(verdict: Verdict) -> str:
+    if verdict.semantics != "strict":
+        return verdict.describe()
+    if verdict.allowed:
+        return "fetched: both readings allow it"
+    return f"not fetched: forbidden by {' and '.join(verdict.forbidden_by)}"
 
 
 def _flags(row: UrlRow) -> str:

@@ -55,6 +55,9 @@ def _table(table: Table) -> str:
         f'<section id="{escape(table.key)}">\n'
         f'<h2>{escape(table.title)} <span class="{count_class}">{len(table.rows)}</span></h2>\n'
     )
+    if table.note:
+        head += f'<p class="note">{escape(printable(table.note))}</p>\n'
+
     if not table.rows:
         return head + '<p class="empty">None.</p>\n</section>\n'
     headers = "".join(

@@ -58,6 +58,8 @@ class Table:
     title: str
     columns: tuple[str, ...]
     rows: tuple[Row, ...]
+    note: str = ""
+    """A sentence shown under the title (what the section's findings add up to)."""
 
 
 def printable(text: str) -> str:
@@ -203,8 +205,29 @@ def tables(report: Report) -> tuple[Table, ...]:
     laid_out = []
     for key, title in SECTION_TITLES.items():
         columns, row_of = _LAYOUT[key]
-        laid_out.append(Table(key, title, columns, tuple(map(row_of, report.section(key)))))
+        rows = tuple(map(row_of, report.section(key)))
+        laid_out.append(Table(key, title, columns, rows, _NOTES.get(key, _no_note)(report)))
     return tuple(laid_out)
+
+
+def _no_note(report: Report) -> str:
+    return ""
+
+
+def _strict_note(report: Report) -> str:
+    """M7: what reading robots.txt strictly (both readings must allow) kept the crawl from."""
+    if not report.disagreements:
+        return ""
+    draft_only = sum(1 for d in report.disagreements if d.draft_allowed)
+    rfc9309_only = len(report.disagreements) - draft_only
+    return (
+        f"strict semantics (the default) fetches only what both readings allow: it skips "
+        f"{draft_only} of these URLs that the draft alone would fetch, and {rfc9309_only} that "
+        "RFC 9309 alone would fetch"
+    )
+
+
+_NOTES: Mapping[str, Callable[[Report], str]] = {"disagreements": _strict_note}
 
 
 def summary(report: Report) -> tuple[tuple[str, tuple[tuple[str, int, str | None], ...]], ...]:

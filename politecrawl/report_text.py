@@ -42,6 +42,8 @@ def _lines(cell: Cell) -> list[str]:
 
 def _table_text(table: Table) -> list[str]:
     out = [f"{table.title} ({len(table.rows)})"]
+    if table.note:
+        out.append(f"{_INDENT}{printable(table.note)}")
     if not table.rows:
         return [*out, f"{_INDENT}none"]
     grid = [[[column.upper()] for column in table.columns]]

@@ -1,8 +1,9 @@
 """``politecrawl robots ...``: look at a robots.txt the way the crawler reads it.
 
-``robots explain URL --file F`` prints the verdict for one URL with the line that decided it, and
-when the other semantics (draft / RFC 9309) would decide differently, says so with its own
-deciding line. Exit status: 0 allowed, 1 disallowed, 2 a usage or input error.
+``robots explain URL --file F`` prints the verdict for one URL in the chosen semantics (strict by
+default, M7), then each reading's own verdict with the line that decided it (the draft's, RFC
+9309's) and what strict does, and the parser's warnings (lines it ignored or read leniently, a
+full URL written as a rule). Exit status: 0 allowed, 1 disallowed, 2 a usage or input error.
 """
 
 from __future__ import annotations
@@ -14,11 +15,19 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from politecrawl.errors import UserInputError
-from politecrawl.robots import SEMANTICS_NAMES, RobotsPolicy, Verdict, parse_robots
+from politecrawl.robots import (
+    DEFAULT_SEMANTICS,
+    READINGS,
+    SEMANTICS_NAMES,
+    RobotsPolicy,
+    Verdict,
+    parse_robots,
+)
 
 DEFAULT_AGENT = "politecrawl"
 EXIT_ALLOWED = 0
 EXIT_DISALLOWED = 1
+_MAX_WARNINGS_SHOWN = 10
 _HTTP_URL = re.compile(r"https?://[^/?#\s]+([/?#]\S*)?", re.IGNORECASE)
 
 
@@ -44,8 +53,9 @@ def add_robots_commands(commands: Any) -> None:
     explain.add_argument(
         "--semantics",
         choices=SEMANTICS_NAMES,
-        default="draft",
-        help="how to read the file: the 1996 draft (default) or RFC 9309",
+        default=DEFAULT_SEMANTICS,
+        help="how to read the file: strict (default: only what both the 1996 draft and "
+        "RFC 9309 allow), draft, or rfc9309",
     )
     explain.set_defaults(run=run_explain)
     show = robots_commands.add_parser(
@@ -100,10 +110,15 @@ def run_explain(args: argparse.Namespace, out: TextIO | None = None) -> int:
         f"{url}: {_verdict_word(verdict)} for {args.agent!r} ({verdict.semantics} semantics)",
         file=out,
     )
-    print(f"  {_deciding(verdict, args.file)}", file=out)
+    for line in _readings(policy, args.agent, url, args.file):
+        print(f"  {line}", file=out)
     if policy.truncated:
         print(f"  note: {args.file} was cut short by the parser's limits (O8)", file=out)
-    print(_other_semantics(policy, args.agent, url, args.file), file=out)
+    for warning in policy.warnings[:_MAX_WARNINGS_SHOWN]:
+        print(f"  warning: {args.file}:{warning.line_number}: {warning.message}", file=out)
+    hidden = len(policy.warnings) - _MAX_WARNINGS_SHOWN
+    if hidden > 0:
+        print(f"  ({hidden} more warnings)", file=out)
     return EXIT_ALLOWED if verdict.allowed else EXIT_DISALLOWED
 
 
@@ -169,13 +184,16 @@ def _deciding(verdict: Verdict, path: Path) -> str:
     )
 
 
-def _other_semantics(policy: RobotsPolicy, agent: str, url: str, path: Path) -> str:
-    other = "rfc9309" if policy.semantics == "draft" else "draft"
-    disagreement = policy.disagreement(agent, url)
-    if disagreement is None:
-        return f"  {other} semantics agree."
-    theirs = disagreement[1]
-    return (
-        f"  {other} semantics would decide differently: {_verdict_word(theirs)}, "
-        f"{_deciding(theirs, path)}"
-    )
+def _readings(policy: RobotsPolicy, agent: str, url: str, path: Path) -> list[str]:
+    """Each reading's verdict and deciding line, then what strict does with them (M7)."""
+    lines = []
+    for name in READINGS:
+        verdict = policy.explain(agent, url, semantics=name)
+        word = "allowed" if verdict.allowed else "disallowed"
+        lines.append(f"{name + ':':8} {word}, {_deciding(verdict, path)}")
+    strict = policy.explain(agent, url, semantics="strict")
+    if strict.allowed:
+        lines.append("strict:  fetched (both readings allow it)")
+    else:
+        lines.append(f"strict:  not fetched (forbidden by {' and '.join(strict.forbidden_by)})")
+    return lines

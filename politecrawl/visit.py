@@ -170,9 +170,12 @@ class Visitor:
             "semantics": self.config.semantics,
             "why": gate.reason,
         }
-        if gate.verdict is not None and gate.verdict.rule is not None:
-            detail["line"] = gate.verdict.rule.line_number
-            detail["text"] = gate.verdict.rule.line
+        if gate.verdict is not None:
+            # M7: under strict, which reading forbade (the draft, RFC 9309, or both)
+            detail["forbidden_by"] = list(gate.verdict.forbidden_by)
+            if gate.verdict.rule is not None:
+                detail["line"] = gate.verdict.rule.line_number
+                detail["text"] = gate.verdict.rule.line
         if gate.status is not None:
             detail["robots_status"] = gate.status
         self.frontier.exclude(lease, state="excluded", reason="robots", detail=detail, now=now)

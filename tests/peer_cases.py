@@ -109,10 +109,6 @@ WHY_DRAFT_2F = (
     "does not match /a/b.html); politecrawl keeps this in both semantics, as Protego does, "
     "while this peer treats them as equal"
 )
-WHY_ABSOLUTE_URL_RULE = (
-    "SPEC F3 (read as meant; the reading that fetches less): 'Disallow: http://host/' is read "
-    "as its path '/', so the whole site is disallowed; Protego reads it as a literal path"
-)
 WHY_FRAGMENT = (
     "SPEC M4: the fragment is never part of the matched path, so '/x#f' is matched as '/x'; "
     "CPython matches the fragment too"
@@ -4223,10 +4219,9 @@ PROTEGO_CASES: list[PeerCase] = [
         PRO_WITH_ABSOLUTE_URLS,
         "FooBot",
         BOTH,
-        disallowed=[
+        allowed=[
             "http://foo.bar/",
         ],
-        why=WHY_ABSOLUTE_URL_RULE,
     ),
     _sitemaps(
         PROTEGO,

@@ -45,13 +45,14 @@ def test_explain_disallowed_prints_the_deciding_line(robots_file):
         "otherbot",
     )
     assert result.returncode == 1
-    assert "DISALLOWED for 'otherbot' (draft semantics)" in result.stdout
-    assert f"{robots_file}:2: Disallow: /private" in result.stdout
-    assert "rfc9309 semantics agree." in result.stdout
+    assert "DISALLOWED for 'otherbot' (strict semantics)" in result.stdout
+    assert f"draft:   disallowed, decided by {robots_file}:2: Disallow: /private" in result.stdout
+    assert f"rfc9309: disallowed, decided by {robots_file}:2: Disallow: /private" in result.stdout
+    assert "strict:  not fetched (forbidden by draft and rfc9309)" in result.stdout
     assert result.stderr == ""
 
 
-def test_m6_explain_reports_where_the_other_semantics_differs(robots_file):
+def test_m7_explain_names_the_reading_that_forbids(robots_file):
     result = run(
         "robots",
         "explain",
@@ -62,8 +63,18 @@ def test_m6_explain_reports_where_the_other_semantics_differs(robots_file):
         "otherbot/2.0",
     )
     assert result.returncode == 1
-    assert "rfc9309 semantics would decide differently: ALLOWED" in result.stdout
-    assert f"{robots_file}:3: Allow: /private/press" in result.stdout
+    assert "DISALLOWED for 'otherbot/2.0' (strict semantics)" in result.stdout
+    assert f"draft:   disallowed, decided by {robots_file}:2: Disallow: /private" in result.stdout
+    assert f"rfc9309: allowed, decided by {robots_file}:3: Allow: /private/press" in result.stdout
+    assert "strict:  not fetched (forbidden by draft)" in result.stdout
+
+
+def test_m7_explain_warns_about_a_full_url_written_as_a_rule(tmp_path):
+    path = tmp_path / "robots.txt"
+    path.write_text("User-agent: *\nDisallow: http://other.example/\n")
+    result = run("robots", "explain", "https://e.org/", "--file", str(path))
+    assert result.returncode == 0
+    assert f"warning: {path}:2: a full URL in a rule" in result.stdout
 
 
 def test_explain_allowed_exit_zero_and_rfc9309_semantics(robots_file):
@@ -80,7 +91,7 @@ def test_explain_allowed_exit_zero_and_rfc9309_semantics(robots_file):
     )
     assert result.returncode == 0
     assert "ALLOWED for 'otherbot' (rfc9309 semantics)" in result.stdout
-    assert "draft semantics would decide differently: DISALLOWED" in result.stdout
+    assert "strict:  not fetched (forbidden by draft)" in result.stdout
 
 
 def test_explain_default_agent_is_politecrawl(robots_file):

@@ -7,7 +7,7 @@ from politecrawl.config import ConfigError, CrawlConfig
 
 def test_defaults_are_the_spec_values():
     config = CrawlConfig()
-    assert (config.agent, config.semantics, config.delay_seconds) == ("politecrawl", "draft", 1.0)
+    assert (config.agent, config.semantics, config.delay_seconds) == ("politecrawl", "strict", 1.0)
     assert config.max_in_flight_per_host == 1  # P1
     assert config.robots_max_bytes == 512 * 1024  # O8
     assert (config.connect_timeout_seconds, config.response_timeout_seconds) == (10.0, 30.0)  # C7

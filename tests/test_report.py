@@ -15,6 +15,7 @@ import csv
 import dataclasses
 import io
 import json
+import re
 from datetime import UTC, datetime, timedelta
 from html.parser import HTMLParser
 
@@ -368,6 +369,17 @@ def test_text_has_headed_aligned_sections_and_escapes_control_characters(report)
     assert "line 2: Disallow: /private" in text
 
 
+def test_m7_the_disagreement_section_counts_what_strict_skipped(report):
+    # One URL the draft alone would fetch (doc.pdf), one RFC 9309 alone would (private/open).
+    text = render_text(report)
+    note = (
+        "strict semantics (the default) fetches only what both readings allow: it skips 1 of "
+        "these URLs that the draft alone would fetch, and 1 that RFC 9309 alone would fetch"
+    )
+    assert f"Draft and RFC 9309 disagree (2)\n  {note}\n" in text
+    assert f'<p class="note">{note}</p>' in render_html(report)
+
+
 def test_text_says_none_for_empty_sections(tmp_path):
     database = open_database(str(tmp_path / "empty.db"))
     text = render_text(build_report(database, agent=AGENT))
@@ -533,6 +545,7 @@ def test_url_history_tells_the_story_of_one_url(crawl):
     assert "text: Disallow: /private" in text
     assert "disallowed (draft): line 2 (Disallow) decides" in text
     assert "allowed (rfc9309): line 3 (Allow) decides: Allow: /private/open" in text
+    assert re.search(r"strict now +not fetched: forbidden by draft\n", text)
     assert f"    {A}/\n" in text
 
 

@@ -447,8 +447,9 @@ def test_m6_disagreement_reports_both_deciding_lines():
 
 
 def test_with_semantics_shares_the_parse():
-    draft = parse_robots("User-agent: *\nDisallow: /a\nAllow: /a/b\n")
+    draft = parse_robots("User-agent: *\nDisallow: /a\nAllow: /a/b\n", semantics="draft")
     rfc = draft.with_semantics("rfc9309")
     assert (draft.semantics, rfc.semantics) == ("draft", "rfc9309")
+    assert rfc._data is draft._data
     assert not draft.is_allowed("x", "/a/b")
     assert rfc.is_allowed("x", "/a/b")

@@ -185,7 +185,10 @@ FILE_ERRORS = [
     ("honour_rel_nofollow = 'yes'\n", "1: setting honour_rel_nofollow: 'yes' is not true or false"),
     ("include = '/a'\n", "1: setting include: '/a' is not a list of text"),
     ("include = ['/a', 2]\n", "1: setting include: ['/a', 2] is not a list of text"),
-    ("semantics = 'google'\n", "1: setting semantics: 'google' is not one of draft, rfc9309"),
+    (
+        "semantics = 'google'\n",
+        "1: setting semantics: 'google' is not one of strict, draft, rfc9309",
+    ),
     ("agent = 7\n", "1: setting agent: 7 is not text"),
     ("workers = '4'\n", "1: setting workers: '4' is not a whole number"),  # text only in env
     ("a = 1\nworkers = = 2\n", "2: not valid TOML: Invalid value (column 11)"),

@@ -5,17 +5,28 @@
     >>> policy.is_allowed("examplebot/1.0", "https://example.org/private/x")
     False
 
-Two semantics: ``draft`` (the 1996 Internet-Draft, the default) and ``rfc9309``.
+Three semantics: ``strict`` (the default, SPEC M7: a URL is allowed only when both readings
+allow it), ``draft`` (the 1996 Internet-Draft's letter alone) and ``rfc9309`` (RFC 9309 alone).
 """
 
-from politecrawl.robots.match import SEMANTICS_NAMES, SemanticsName, agent_name_token
+from politecrawl.robots.match import (
+    DEFAULT_SEMANTICS,
+    READINGS,
+    SEMANTICS_NAMES,
+    ReadingName,
+    SemanticsName,
+    agent_name_token,
+)
 from politecrawl.robots.parse import ParseWarning, RequestRate, RobotsLimits
 from politecrawl.robots.policy import RobotsPolicy, Verdict, parse_robots
 from politecrawl.robots.records import Record, Rule
 
 __all__ = [
+    "DEFAULT_SEMANTICS",
+    "READINGS",
     "SEMANTICS_NAMES",
     "ParseWarning",
+    "ReadingName",
     "Record",
     "RequestRate",
     "RobotsLimits",

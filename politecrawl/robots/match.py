@@ -1,8 +1,10 @@
 """Which record applies and which rule decides, in the draft's and in RFC 9309's semantics.
 
-[A1-A4, M1-M6] Both semantics answer through one small protocol: ``records`` groups the
+[A1-A4, M1-M7] Both readings answer through one small protocol: ``records`` groups the
 directives, ``select`` picks the records that apply to a robot, ``compile`` turns their rules into
-a ``RuleMatcher`` whose ``first_match`` returns the deciding rule.
+a ``RuleMatcher`` whose ``first_match`` returns the deciding rule. The third semantics, ``strict``
+(M7, the default), is no reading of its own: it asks both and allows only what both allow, which
+``RobotsPolicy`` does; ``READINGS`` names the two it combines.
 
 Both reduce to "the best-placed rule that matches": the draft places rules in file order (M1);
 RFC 9309's longest match with Allow winning ties is the best-placed match once rules are sorted
@@ -19,10 +21,14 @@ from typing import Literal, Protocol
 from politecrawl.robots.parse import Directive, text_to_octets
 from politecrawl.robots.records import Record, Rule, group_records
 
-SemanticsName = Literal["draft", "rfc9309"]
+SemanticsName = Literal["strict", "draft", "rfc9309"]
+ReadingName = Literal["draft", "rfc9309"]
 Pattern = tuple[bool, str]
 """A normalised rule path: ``(False, literal prefix)`` or ``(True, regular expression)``."""
-SEMANTICS_NAMES: tuple[SemanticsName, ...] = ("draft", "rfc9309")
+SEMANTICS_NAMES: tuple[SemanticsName, ...] = ("strict", "draft", "rfc9309")
+READINGS: tuple[ReadingName, ...] = ("draft", "rfc9309")
+"""The two readings of a file; ``strict`` allows what both allow (M7)."""
+DEFAULT_SEMANTICS: SemanticsName = "strict"
 
 _NAME_TOKEN = re.compile(r"[^\s/]*")
 
@@ -130,10 +136,10 @@ class RuleMatcher:
         return self._verdicts[self._best_position(path)]
 
 
-class Semantics(Protocol):
+class Reading(Protocol):
     """What differs between the two readings of robots.txt."""
 
-    name: SemanticsName
+    name: ReadingName
 
     def records(self, directives: tuple[Directive, ...]) -> tuple[Record, ...]:
         """Group directives into records."""
@@ -215,10 +221,10 @@ def rfc9309_normalise(path: str) -> str:
     return rfc9309_decode(path) if "%" in path else path
 
 
-class DraftSemantics:
+class DraftReading:
     """The 1996 draft: first matching record, first matching rule in file order, prefixes."""
 
-    name: SemanticsName = "draft"
+    name: ReadingName = "draft"
 
     def records(self, directives: tuple[Directive, ...]) -> tuple[Record, ...]:
         """Records end at blank lines once they have a rule line (F4)."""
@@ -271,10 +277,10 @@ def _product_name(agent: str) -> str:
     return match.group() if match else ""
 
 
-class Rfc9309Semantics:
+class Rfc9309Reading:
     """RFC 9309: matching groups merged, longest match, Allow wins ties, ``*`` and ``$``."""
 
-    name: SemanticsName = "rfc9309"
+    name: ReadingName = "rfc9309"
 
     def records(self, directives: tuple[Directive, ...]) -> tuple[Record, ...]:
         """Blank lines do not end groups."""
@@ -302,7 +308,7 @@ class Rfc9309Semantics:
         return RuleMatcher(ranked, patterns, rfc9309_normalise)
 
 
-SEMANTICS: dict[SemanticsName, Semantics] = {
-    "draft": DraftSemantics(),
-    "rfc9309": Rfc9309Semantics(),
+READING: dict[ReadingName, Reading] = {
+    "draft": DraftReading(),
+    "rfc9309": Rfc9309Reading(),
 }

@@ -289,10 +289,16 @@ def _rule_values(
     for written in paths:
         path = written
         if path.lower().startswith(("http://", "https://")):
-            # Read a full URL as its path, as meant (F3); the host is not checked.
-            slash = path.find("/", path.find("//") + 2)
-            path = path[slash:] if slash >= 0 else "/"
-            warnings.append(ParseWarning(line_number, "full URL in a rule, its path is used"))
+            # A full URL cannot mean this host's root (it may name another host): it matches
+            # only what it literally says, as Protego and Google read it.
+            path = "/" + path
+            warnings.append(
+                ParseWarning(
+                    line_number,
+                    f"a full URL in a rule matches only the literal path {path}; "
+                    "write the path alone",
+                )
+            )
         elif not path.startswith(("/", "*")):
             path = "/" + path
             warnings.append(ParseWarning(line_number, "path does not start with '/', one added"))
