@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from tests.site import TrapGuard, audit, build_site, serve
+from tests.site.audit import url_of
 
 GUARD = TrapGuard()
 DELAY = 0.05
@@ -194,3 +195,35 @@ def test_exit_status_0_when_finished_and_1_when_work_is_left_deferred(fast_web, 
     )
     assert deferred.returncode == 1, deferred.stderr  # O6: the origin stays deferred; says so
     assert "1 deferred" in deferred.stdout
+
+
+# --- M7: real robots.txt files, read as their owners mean them --------------------------------
+
+REAL_SHAPES = ("robots-real-docs", "robots-real-gitlab", "robots-longest")
+
+
+@pytest.mark.timeout(300)
+def test_m7_f4_m6_real_robots_files_nothing_either_reading_forbids_is_requested(tmp_path):
+    with serve(build_site(crawl_delay_seconds=0.1)) as web:
+        seeds = tmp_path / "seeds.txt"
+        seeds.write_text("".join(web.url(key) + "\n" for key in REAL_SHAPES))
+        result = politecrawl("run", str(seeds), "--db", "crawl.db", *SETTINGS, cwd=tmp_path)
+        assert result.returncode in (0, 1), result.stderr
+        truth = web.truth(seeds=[web.url(key) for key in REAL_SHAPES], guard=GUARD)
+        report = audit(web.log, truth, delays=truth.delays(DELAY))
+        requested = {url_of(request) for request in web.log}
+        status = politecrawl("report", "--db", "crawl.db", cwd=tmp_path)
+    assert report.ok, report.report()
+    # What the draft's letter alone would have fetched, strict did not (the owners forbid it).
+    draft_only = sorted(url for url, why in truth.never.items() if "rfc9309:" in why)
+    assert len(draft_only) >= 8, draft_only
+    assert not set(draft_only) & requested
+    for key, path in [
+        ("robots-real-docs", "/3.12/index.html"),
+        ("robots-real-gitlab", "/gitlab-org/gitlab/issues.html"),
+        ("robots-longest", "/example/page/index.html"),
+        ("robots-longest", "/docs/manual.pdf.html"),
+    ]:
+        assert web.url(key, path) in requested  # what both readings allow is fetched
+    assert "strict: rfc9309" in status.stdout  # the report names the reading that forbade
+    print("\nM7: draft alone would have fetched, strict did not:\n  " + "\n  ".join(draft_only))

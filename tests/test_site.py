@@ -24,6 +24,9 @@ from tests.site import Page, Request, TrapGuard, Truth, audit, build_site, fixtu
 from tests.site.build_main import CHAIN_REDIRECTS, META_CASES
 from tests.site.canonical import host_of, origin_of, path_of
 from tests.site.pages import read_html
+from tests.site.robots_rules import parse_robots as oracle_parse
+
+from politecrawl.robots import parse_robots as engine_parse
 
 web = fixtures.web  # the fixture, until tests/conftest.py imports it for every test
 MiB = 1 << 20
@@ -531,4 +534,20 @@ def test_a_polite_replay_of_the_truth_audits_clean_and_a_bad_fetch_does_not():
         assert result.ok, result.report()
         session.get(running.url("main", "/private/secret.html"), timeout=10)
         bad = audit(running.log, truth, delays=delays)
-        assert [why[:2] for _, why in bad.forbidden] == ["M1"]
+        assert [why[:2] for _, why in bad.forbidden] == ["M7"]
+
+
+@pytest.mark.parametrize(
+    "key", ["robots-real-docs", "robots-real-gitlab", "robots-longest", "main"]
+)
+def test_m7_the_oracle_and_the_engine_agree_on_every_page_of_the_real_shapes(key):
+    """Two independent strict readers (the oracle's, politecrawl's) on each page's path."""
+    origin = build_site().origin(key)
+    text = origin.page("/robots.txt").body.decode()
+    oracle, engine = oracle_parse(text), engine_parse(text)
+    paths = [path for path in origin.pages if path != "/robots.txt"]
+    assert len(paths) > 5
+    for path in paths:
+        assert oracle.verdict("politecrawl", path)[0] == engine.is_allowed("politecrawl", path), (
+            path
+        )

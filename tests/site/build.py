@@ -7,6 +7,7 @@ import dataclasses
 import random
 import zlib
 from functools import cache
+from pathlib import Path
 
 from .build_main import main_pages
 from .model import LAST_MODIFIED, OriginSpec, Page, Site, redirect, text_page
@@ -41,6 +42,19 @@ ORIGINS = (
     ("robots-disallow-all", 14, "M1: Disallow: / for *"),
     ("robots-redirect-loop", 15, "O7: robots.txt redirect loop: counts as O6, deferred"),
     ("outside", 16, "C1: not seeded, so out of scope: never fetched, robots.txt included"),
+    ("robots-real-docs", 17, "M7/F4: docs.python.org's robots.txt, rules after a blank line"),
+    ("robots-real-gitlab", 18, "M7/M6: GitLab's robots.txt, three '*' groups, wildcards"),
+    ("robots-longest", 19, "M7/M6: Sitemap first; a longer Disallow after an Allow; '$'"),
+)
+_REAL_ROBOTS = Path(__file__).parent.parent / "robots_files"
+# M7: a Sitemap line before the first record; RFC 9309's longest match and '$' forbid what the
+# draft's first match and literal prefixes allow.
+_LONGEST_ROBOTS = (
+    "Sitemap: @@robots-longest@@/sitemap.xml\n"
+    "User-agent: *\n"
+    "Allow: /example/page/\n"
+    "Disallow: /example/page/disallowed.gif\n"
+    "Disallow: /*.pdf$\n"
 )
 
 
@@ -89,6 +103,11 @@ def _robots(key: str, slow_seconds: float, retry_after_seconds: int) -> dict[str
             "/robots-b.txt": redirect(302, "/robots.txt"),
         },
         "outside": {"/robots.txt": text_page("User-agent: *\nDisallow:\n")},
+        "robots-real-docs": {
+            "/robots.txt": text_page((_REAL_ROBOTS / "docs-python-org.txt").read_text())
+        },
+        "robots-real-gitlab": {"/robots.txt": text_page((_REAL_ROBOTS / "gitlab.txt").read_text())},
+        "robots-longest": {"/robots.txt": text_page(_LONGEST_ROBOTS)},
     }[key]
 
 
@@ -99,6 +118,29 @@ _EXTRA: dict[str, dict[str, str]] = {
     "robots-redirect-cross": {"/blocked-by-cross/page.html": "blocked-by-cross/page.html"},
     "robots-huge": {"/early/page.html": "early/page.html", "/late/page.html": "late/page.html"},
     "outside": {"/landing.html": ""},
+    # M7: pages behind rules only RFC 9309 reads (never fetched) beside pages both allow.
+    "robots-real-docs": {
+        "/2.7/library/os.html": "2.7/library/os.html",  # orphaned by the blank line (F4)
+        "/3.5/index.html": "3.5/index.html",
+        "/dev/index.html": "dev/index.html",  # both readings forbid
+        "/3.12/index.html": "3.12/index.html",  # both allow
+    },
+    "robots-real-gitlab": {
+        "/gitlab-org/gitlab/raw/main/README.md": "gitlab-org/gitlab/raw/main/README.md",
+        "/gitlab-org/gitlab/blame/main/Gemfile": "gitlab-org/gitlab/blame/main/Gemfile",
+        "/gitlab-org/-/archive/v1.html": "gitlab-org/-/archive/v1.html",
+        "/s/snippet.html": "s/snippet.html",  # the second '*' group
+        "/groups/gitlab-org/edit": "groups/gitlab-org/edit",
+        "/users/sign_in": "users/sign_in",  # RFC 9309 allows; the draft's first match does not
+        "/api/v4.html": "api/v4.html",  # both forbid
+        "/gitlab-org/gitlab/issues.html": "gitlab-org/gitlab/issues.html",  # both allow
+    },
+    "robots-longest": {
+        "/example/page/index.html": "example/page/index.html",  # both allow
+        "/example/page/disallowed.gif": "example/page/disallowed.gif",
+        "/docs/manual.pdf": "docs/manual.pdf",  # '$': RFC 9309 only
+        "/docs/manual.pdf.html": "docs/manual.pdf.html",  # '$' anchors: allowed
+    },
 }
 
 

@@ -1,7 +1,8 @@
-"""A minimal draft-semantics robots.txt reader for the oracle (A2-A4, M1-M4, F2, F4, F6).
+"""Minimal robots.txt readers for the oracle: the draft's (A2-A4, M1-M4, F2, F4, F6) and RFC
+9309's (M6), and ``strict``, the crawl's default, which allows only what both allow (M7).
 
-It only has to be right for the robots.txt files the test site serves; it is independent of
-``politecrawl.robots`` on purpose, so the ground truth does not inherit the engine's bugs.
+They only have to be right for the robots.txt files the test site serves; they are independent
+of ``politecrawl.robots`` on purpose, so the ground truth does not inherit the engine's bugs.
 """
 
 from __future__ import annotations
@@ -25,6 +26,45 @@ class Record:
 class RobotsFile:
     records: tuple[Record, ...]
     sitemaps: tuple[str, ...] = ()
+    groups: tuple[Record, ...] = ()  # RFC 9309's groups: blank lines ignored
+
+    def verdict(self, agent: str, path: str) -> tuple[bool, str | None]:
+        """M7 (strict): ``(allowed, the forbidding rule)``: allowed only when both readings
+        allow; the rule is named with the reading that forbade."""
+        allowed, rule = self.draft_verdict(agent, path)
+        if not allowed:
+            return False, f"draft: {rule}"
+        allowed, rule = self.rfc9309_verdict(agent, path)
+        return (True, None) if allowed else (False, f"rfc9309: {rule}")
+
+    def rfc9309_verdict(self, agent: str, path: str) -> tuple[bool, str | None]:
+        """M6: every group naming the agent exactly, else every ``*`` group, merged; the
+        longest matching pattern (``*`` any run, a final ``$`` the end) wins, Allow on ties."""
+        if path == "/robots.txt":
+            return True, None
+        token = agent.lower()
+        groups = [g for g in self.groups if token in (a.lower() for a in g.agents)]
+        groups = groups or [g for g in self.groups if "*" in g.agents]
+        best: tuple[int, bool, str] | None = None
+        for group in groups:
+            for is_allow, rule in group.rules:
+                if rule and _rfc9309_matches(rule, path):
+                    candidate = (len(rule), is_allow, rule)
+                    if best is None or candidate[:2] > best[:2]:
+                        best = candidate
+        if best is None or best[1]:
+            return True, None
+        return False, f"Disallow: {best[2]}"
+
+    def crawl_delay_seconds(self, agent: str) -> float | None:
+        """The slower of the two readings' Crawl-delay (strict fetches no faster than either)."""
+        record = self.record_for(agent)
+        draft = None if record is None else record.crawl_delay_seconds
+        token = agent.lower()
+        groups = [g for g in self.groups if token in (a.lower() for a in g.agents)]
+        groups = groups or [g for g in self.groups if "*" in g.agents]
+        asked = [d for d in [draft, *(g.crawl_delay_seconds for g in groups)] if d is not None]
+        return max(asked) if asked else None
 
     def record_for(self, agent: str) -> Record | None:
         """A2: the first record naming ``agent`` as a substring; A3: else the first ``*``."""
@@ -37,7 +77,7 @@ class RobotsFile:
                 return record
         return None  # A4: unlimited
 
-    def verdict(self, agent: str, path: str) -> tuple[bool, str | None]:
+    def draft_verdict(self, agent: str, path: str) -> tuple[bool, str | None]:
         """``(allowed, deciding rule)`` for a path with its ``?query`` (M1-M4)."""
         record = self.record_for(agent)
         if record is None or path == "/robots.txt":
@@ -47,10 +87,6 @@ class RobotsFile:
             if rule and target.startswith(octets(rule)):  # M3: an empty value matches nothing
                 return is_allow, f"{'Allow' if is_allow else 'Disallow'}: {rule}"
         return True, None
-
-    def crawl_delay_seconds(self, agent: str) -> float | None:
-        record = self.record_for(agent)
-        return None if record is None else record.crawl_delay_seconds
 
 
 def octets(text: str) -> bytes:
@@ -69,9 +105,26 @@ def octets(text: str) -> bytes:
     return bytes(out)
 
 
+def _rfc9309_matches(rule: str, path: str) -> bool:
+    anchored = rule.endswith("$")
+    pattern = ".*".join(
+        re.escape(part.decode("latin-1")) for part in octets(rule.rstrip("$")).split(b"*")
+    )
+    return (
+        re.match(pattern + ("\\Z" if anchored else ""), octets(path).decode("latin-1"), re.DOTALL)
+        is not None
+    )
+
+
 def parse_robots(text: str) -> RobotsFile:
-    """Read records: User-agent lines, then rule lines; a blank line after rules ends a record,
-    a comment-only line does not (F2, F4); unknown fields are ignored (F3)."""
+    """Read records both ways: the draft's (``_parse(text, draft=True)``) and RFC 9309's."""
+    draft = _parse(text, draft=True)
+    return RobotsFile(draft.records, draft.sitemaps, _parse(text, draft=False).records)
+
+
+def _parse(text: str, *, draft: bool) -> RobotsFile:
+    """Read records: User-agent lines, then rule lines; for the draft a blank line after rules
+    ends a record, a comment-only line does not (F2, F4); unknown fields are ignored (F3)."""
     records: list[Record] = []
     sitemaps: list[str] = []
     agents: list[str] = []
@@ -87,7 +140,7 @@ def parse_robots(text: str) -> RobotsFile:
     for raw in _LINE_END.split(text):
         line = raw.split("#", 1)[0].strip()
         if not line:
-            if not raw.strip() and rules:
+            if draft and not raw.strip() and rules:
                 close()
             continue
         field, colon, value = line.partition(":")

@@ -180,7 +180,7 @@ def compute_truth(
         if outcome.rules is not None:
             allowed, rule = outcome.rules.verdict(agent, path_of(url))
             if not allowed:
-                return f"M1: robots.txt {rule!r}"
+                return f"M7: robots.txt {rule!r}"
         return None
 
     queue: deque[tuple[str, int, int]] = deque()  # (url, redirect hops so far, link depth)
