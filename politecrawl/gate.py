@@ -33,6 +33,7 @@ from politecrawl.store.policies import PolicyStore
 from politecrawl.urls import InvalidURL, canonicalize, split_canonical
 
 GateKind = Literal["allowed", "disallowed", "deferred", "robots_first"]
+_MIN_BUSY_RETRY_SECONDS = 0.1
 
 
 @dataclass(frozen=True, slots=True)
@@ -190,9 +191,12 @@ class Gate:
                 if result.status == 304 and revalidate is not None:
                     return renewed(revalidate, headers, now=now, rules=self.rules)
                 if 300 <= result.status < 400 and result.location:
-                    url, host, reserved = self._next_hop(result.location, host, reserved)
-                    if not url:
-                        return self._failure("redirect to a busy or invalid host", failures)
+                    next_url, host, reserved = self._next_hop(result.location, host, reserved)
+                    if next_url is None:
+                        return self._busy(host, failures)
+                    if not next_url:
+                        return self._failure("redirect to an invalid URL", failures)
+                    url = next_url
                     continue
                 return outcome_of_response(
                     result.status,
@@ -213,9 +217,10 @@ class Gate:
 
     def _next_hop(
         self, location: str, host: str, reserved: str | None
-    ) -> tuple[str, str, str | None]:
-        """The next hop's URL and host; waits out the delay on the same host, takes a slot on
-        another (P1, P2). An empty URL means the hop cannot be made now."""
+    ) -> tuple[str | None, str, str | None]:
+        """The next hop's URL, its host and the host slot held; waits out the delay on the same
+        host, takes a slot on another (P1, P2). The URL is empty when the location is invalid,
+        and ``None`` when the other host is busy (then the host named is that one)."""
         try:
             target = canonicalize(location)
         except InvalidURL:
@@ -228,8 +233,24 @@ class Gate:
             self._release_host(reserved, self.clock.now() + timedelta(seconds=1))
             reserved = None
         if not self._reserve_host(target_host, self.clock.now()):
-            return "", host, None
+            return None, target_host, None
         return target, target_host, target_host
+
+    def _busy(self, host: str, failures: int) -> RobotsOutcome:
+        """O7 across hosts: the redirect's target host is busy or not due (another worker or
+        process is asking it). That is politeness, not a failure of this robots.txt: it counts
+        no attempt, so a busy machine can never use up the origin's attempts (O6) and leave it
+        uncrawled; the origin tries again after about one delay."""
+        wait = max(self.config.delay_seconds, _MIN_BUSY_RETRY_SECONDS)
+        return RobotsOutcome(
+            "deferred",
+            None,
+            None,
+            f"robots.txt redirects to {host}, which is busy; retry in {wait:g} s (O7)",
+            None,
+            self.clock.now() + timedelta(seconds=wait),
+            failures,
+        )
 
     def _failure(self, error: str, failures: int) -> RobotsOutcome:
         return outcome_of_failure(

@@ -199,3 +199,41 @@ def test_crawl_delay_is_read_for_our_agent(setup, clock):
     gate = make_gate()
     gate.fetch_robots(ORIGIN)
     assert gate.robots_delay(ORIGIN) == 2.5
+
+
+@responses.activate
+def test_o7_o6_a_busy_redirect_target_host_is_no_failure_and_never_uses_up_attempts(
+    tmp_path, clock
+):
+    """A robots.txt redirecting to another host that is busy (another worker or process is
+    asking it) is retried about one delay later without counting an attempt: however long the
+    other host stays busy, the origin is never deferred for the rest of the run."""
+    config = CrawlConfig(database=str(tmp_path / "c.db"), delay_seconds=0.5, robots_max_attempts=2)
+    database = open_database(config.database)
+    frontier = Frontier(database)
+    frontier.add([ORIGIN + "/", "http://other.test/"], now=clock.now())
+    responses.get(ROBOTS, status=302, headers={"Location": "http://other.test/shared.txt"})
+    responses.get("http://other.test/shared.txt", body="User-agent: *\nDisallow: /x\n")
+    with Fetcher(user_agent=config.user_agent) as fetcher:
+        gate = Gate(
+            config,
+            PolicyStore(database),
+            fetcher,
+            clock,
+            reserve_host=lambda host, now: frontier.reserve_host(host, now=now),
+            release_host=lambda host, at: frontier.release_host(host, next_fetch_at=at),
+        )
+        assert frontier.reserve_host("other.test", now=clock.now())  # someone else's request
+        for _ in range(config.robots_max_attempts + 3):
+            outcome = gate.fetch_robots(ORIGIN)
+            assert outcome.kind == "deferred"
+            assert outcome.failures == 0
+            assert outcome.retry_at == clock.now() + timedelta(seconds=0.5)
+            assert "busy" in outcome.reason
+            clock.advance(0.5)
+        frontier.release_host("other.test", next_fetch_at=clock.now())
+        outcome = gate.fetch_robots(ORIGIN)
+    database.close()
+    assert outcome.kind == "parsed"
+    assert check(gate, clock, "/x").kind == "disallowed"
+    assert len(responses.calls) == config.robots_max_attempts + 3 + 2  # the busy hops never sent
