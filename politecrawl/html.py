@@ -5,22 +5,24 @@ Owns ``is_html`` (is this response a page whose links we read?), ``parse_html`` 
 ``<a>``, ``<area>``, ``<frame>`` and ``<iframe>`` in document order) and the values ``ParsedPage``
 and ``RawLink``. ``directives`` reads the metas (T1-T3); ``links`` resolves the links (T6, T7).
 
-Pure (L1): BeautifulSoup with the lxml parser, in memory, through a ``SoupStrainer`` so that only
-the seven tags above are built. ``<link>`` elements are not read: ``rel="alternate"`` feeds and
-translations are not pages a site maintainer expects a robot to crawl (see ``links``). Never
-raises on any bytes (B1, STYLE 9): HTML that cannot be parsed at all is an empty page.
+Pure (L1): lxml's HTML parser, in memory. The body is decoded once here (``_encoding``: as
+browsers find it), then lxml builds the tree and only the seven tags above are visited. lxml
+alone is about ten times faster than BeautifulSoup over lxml even with a ``SoupStrainer`` (12 ms
+a page on a 52 KB documentation page): for a crawl of one site, the parse is most of a page's
+cost. Users who want a soup of a page build one from ``Page.body`` when they ask for it.
+``<link>`` elements are not read: ``rel="alternate"`` feeds and translations are not pages a
+site maintainer expects a robot to crawl (see ``links``). Never raises on any bytes (B1, STYLE
+9): HTML that cannot be parsed at all is an empty page.
 """
 
 from __future__ import annotations
 
 import codecs
 import re
-import warnings
 from dataclasses import dataclass
 
-from bs4 import BeautifulSoup, Tag, XMLParsedAsHTMLWarning
+import lxml.html
 from bs4.dammit import EncodingDetector
-from bs4.filter import SoupStrainer
 
 _HTML_TYPES = frozenset({"text/html", "application/xhtml+xml"})
 # WHATWG MIME sniffing treats these as "no type given".
@@ -31,8 +33,11 @@ _CHARSET = re.compile(r"""charset\s*=\s*["']?([^"';,\s]+)""", re.IGNORECASE)
 _WINDOWS_1252_ALIASES = frozenset({"iso-8859-1", "iso8859-1", "latin1", "latin-1", "us-ascii"})
 _BYTE_ORDER_MARKS = (codecs.BOM_UTF8, codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)
 _LINK_ATTRIBUTE = {"a": "href", "area": "href", "frame": "src", "iframe": "src"}
-_TAG_NAMES = [*_LINK_ATTRIBUTE, "base", "meta", "title"]
-_STRAINER = SoupStrainer(_TAG_NAMES)
+_TAG_NAMES = (*_LINK_ATTRIBUTE, "base", "meta", "title")
+# The body reaches lxml as UTF-8 whatever it was sent in, so lxml never guesses (nor follows a
+# <meta charset> that the Content-Type overrules).
+_PARSER = lxml.html.HTMLParser(encoding="utf-8", remove_comments=True, remove_pis=True)
+_ENCODING_ERRORS = "replace"  # B1: undecodable bytes become U+FFFD, as browsers show them
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,35 +85,33 @@ def parse_html(body: bytes, *, content_type: str | None = None) -> ParsedPage | 
     if not is_html(content_type, body):
         return None
     if b"<" not in body:
-        return _EMPTY_PAGE  # no tags at all: nothing to find, and nothing for bs4 to warn about
-    soup = _soup(body, _encoding(body, content_type))
-    if soup is None:
+        return _EMPTY_PAGE  # no tags at all: nothing to find
+    root = _tree(decode_body(body, content_type))
+    if root is None:
         return _EMPTY_PAGE
     title: str | None = None
     seen_title = False
     base_href: str | None = None
     metas: list[tuple[str, str]] = []
     links: list[RawLink] = []
-    for tag in soup.find_all(_TAG_NAMES):
-        if not isinstance(tag, Tag):
-            continue
-        name = tag.name.lower()
+    for element in root.iter(_TAG_NAMES):
+        name = element.tag
         if name in _LINK_ATTRIBUTE:
-            href = _attribute(tag, _LINK_ATTRIBUTE[name])
+            href = element.get(_LINK_ATTRIBUTE[name])
             if href is not None:
-                rel = _attribute(tag, "rel") or ""
+                rel = element.get("rel") or ""
                 links.append(RawLink(href.strip(), tuple(rel.lower().split()), name))
         elif name == "meta":
-            meta_name, content = _attribute(tag, "name"), _attribute(tag, "content")
+            meta_name, content = element.get("name"), element.get("content")
             if meta_name and meta_name.strip() and content is not None:
                 metas.append((meta_name.strip().lower(), content))
         elif name == "base":
-            href = _attribute(tag, "href")
+            href = element.get("href")
             if base_href is None and href is not None:
                 base_href = href.strip()  # only the first <base> with an href counts (HTML)
         elif name == "title" and not seen_title:
             seen_title = True
-            title = " ".join(tag.get_text().split()) or None
+            title = " ".join(element.text_content().split()) or None
     return ParsedPage(title, base_href, tuple(metas), tuple(links))
 
 
@@ -129,57 +132,60 @@ def _looks_like_html(head: bytes) -> bool:
 
 
 def _charset(content_type: str | None) -> str | None:
-    """The charset parameter of ``content_type`` when Python knows it, else ``None``."""
+    """The charset parameter of ``content_type`` when Python knows it, else ``None`` (an
+    unknown label is ignored, as browsers do; detection takes over)."""
     if content_type is None:
         return None
     found = _CHARSET.search(content_type.partition(";")[2])
-    if found is None:
-        return None
-    label = found.group(1).lower()
+    return None if found is None else _known_label(found.group(1))
+
+
+def _encoding(body: bytes, content_type: str | None) -> str:
+    """The encoding to read ``body`` in, as browsers find it: a byte-order mark, then the
+    header's charset, then ``<meta charset>`` when Python knows it, then UTF-8 when the bytes
+    are valid UTF-8 (a statistical guess on a short page is often wrong), else windows-1252
+    (the WHATWG default for an unlabelled page)."""
+    if body.startswith(codecs.BOM_UTF8):
+        return "utf-8-sig"
+    if body.startswith(_BYTE_ORDER_MARKS):
+        return "utf-16"
+    charset = _charset(content_type)
+    if charset is not None:
+        return charset
+    declared = EncodingDetector.find_declared_encoding(body, is_html=True)
+    if declared:
+        known = _known_label(declared)
+        if known is not None:
+            return known
+    try:
+        body.decode("utf-8")
+    except UnicodeDecodeError:
+        return "windows-1252"
+    return "utf-8"
+
+
+def _known_label(label: str) -> str | None:
+    label = label.strip().lower()
     if label in _WINDOWS_1252_ALIASES:
         return "windows-1252"
     try:
         codecs.lookup(label)
     except LookupError:
-        return None  # an unknown label is ignored, as browsers do; detection takes over
+        return None
     return label
 
 
-def _encoding(body: bytes, content_type: str | None) -> str | None:
-    """The encoding to read ``body`` in, or ``None`` to let bs4 detect it.
+def decode_body(body: bytes, content_type: str | None) -> str:
+    """A body as text, in the encoding browsers would read it in (``_encoding``); bytes that do
+    not decode become U+FFFD. ``Page.text`` and the parse share it."""
+    return body.decode(_encoding(body, content_type), _ENCODING_ERRORS)
 
-    As browsers do: a byte-order mark, then the header's charset, then ``<meta charset>`` (left
-    to bs4), then UTF-8 when the bytes are valid UTF-8 (a statistical guess on a short page is
-    often wrong), and only then a guess.
-    """
-    if body.startswith(_BYTE_ORDER_MARKS):
-        return None
-    charset = _charset(content_type)
-    if charset is not None or EncodingDetector.find_declared_encoding(body, is_html=True):
-        return charset
+
+def _tree(text: str) -> lxml.html.HtmlElement | None:
+    """The parsed tree, or ``None`` when lxml finds no document at all."""
+    text = text.replace("\x00", "\ufffd")  # as browsers read a NUL in text
     try:
-        body.decode("utf-8")
-    except UnicodeDecodeError:
-        return None
-    return "utf-8"
-
-
-def _soup(body: bytes, charset: str | None) -> BeautifulSoup | None:
-    """Build the strained tree, or ``None`` when lxml rejects the bytes outright."""
-    try:
-        with warnings.catch_warnings():
-            # bs4 notes XML parsed as HTML; lenient HTML parsing is what we want here.
-            warnings.simplefilter("ignore", XMLParsedAsHTMLWarning)
-            return BeautifulSoup(body, "lxml", parse_only=_STRAINER, from_encoding=charset)
+        root = lxml.html.document_fromstring(text.encode("utf-8"), parser=_PARSER)
     except Exception:  # B1: bad HTML is content, not an error; lxml's failures are not a fixed set
         return None
-
-
-def _attribute(tag: Tag, name: str) -> str | None:
-    """An attribute as one string (bs4 gives multi-valued ones such as ``rel`` as a list)."""
-    value = tag.get(name)
-    if value is None:
-        return None
-    if isinstance(value, str):
-        return value
-    return " ".join(value)
+    return root

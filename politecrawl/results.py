@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-import codecs
-import re
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import TYPE_CHECKING
 
-_CHARSET = re.compile(r"charset\s*=\s*\"?([\w.:-]+)", re.IGNORECASE)
+from politecrawl.html import decode_body
+
+if TYPE_CHECKING:
+    from bs4 import BeautifulSoup
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,15 +52,15 @@ class Page:
 
     @property
     def text(self) -> str:
-        """The body decoded with the charset of its Content-Type (UTF-8 when none or unknown)."""
-        encoding = "utf-8"
-        match = _CHARSET.search(self.content_type or "")
-        if match:
-            try:
-                encoding = codecs.lookup(match.group(1)).name
-            except LookupError:
-                encoding = "utf-8"
-        return self.body.decode(encoding, "replace")
+        """The body decoded as a browser would: its byte-order mark, the charset of its
+        Content-Type, a ``<meta charset>``, UTF-8 when it is valid UTF-8, else windows-1252."""
+        return decode_body(self.body, self.content_type)
+
+    def soup(self) -> BeautifulSoup:
+        """A BeautifulSoup (lxml) of the body, built now: the crawl itself never builds one."""
+        from bs4 import BeautifulSoup  # noqa: PLC0415 (only for users who ask)
+
+        return BeautifulSoup(self.text, "lxml")
 
     def header(self, name: str) -> str | None:
         """A response header, case-insensitively; repeated headers joined with ", "."""

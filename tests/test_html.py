@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from politecrawl.html import ParsedPage, RawLink, is_html, parse_html
+from politecrawl.results import Page
 
 PAGE = b"""<!DOCTYPE html>
 <html><head>
@@ -229,3 +232,36 @@ def test_links_round_trip_in_document_order(tags_and_hrefs):
 
 def _escape(text: str) -> str:
     return text.replace("&", "&amp;").replace('"', "&quot;").replace("<", "&lt;")
+
+
+def test_page_text_and_the_parse_read_a_body_in_the_same_encoding():
+    # A page labelled ISO-8859-1 is read as windows-1252 by browsers: 0x80 is the euro sign.
+    body = b"<html><title>price \x80 5</title><p>caf\xe9</p></html>"
+    content_type = "text/html; charset=ISO-8859-1"
+    page = Page(
+        "http://e.org/",
+        200,
+        0,
+        datetime(2026, 1, 1, tzinfo=UTC),
+        0.1,
+        body=body,
+        content_type=content_type,
+    )
+    parsed = parse_html(body, content_type=content_type)
+    assert parsed is not None
+    assert parsed.title == "price \u20ac 5"
+    assert "price \u20ac 5" in page.text
+    assert "caf\u00e9" in page.text
+
+
+def test_page_soup_is_built_on_request():
+    page = Page(
+        "http://e.org/",
+        200,
+        0,
+        datetime(2026, 1, 1, tzinfo=UTC),
+        0.1,
+        body=b"<html><body><p id='x'>hello</p></body></html>",
+        content_type="text/html",
+    )
+    assert page.soup().find(id="x").get_text() == "hello"
