@@ -35,6 +35,9 @@ def test_importing_the_robots_engine_does_not_load_the_crawl_machinery():
 def test_robots_all_is_the_stable_engine_api():
     # ruff's RUF022 keeps __all__ sorted (constants, classes, functions); this keeps it intended.
     assert set(politecrawl.robots.__all__) == {
+        "DEFAULT_SEMANTICS",
+        "READINGS",
+        "ReadingName",
         "SEMANTICS_NAMES",
         "ParseWarning",
         "Record",
