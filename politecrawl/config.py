@@ -45,8 +45,12 @@ class CrawlConfig:
     """A host asking for a longer Crawl-delay is not crawled faster: it is deferred (P2)."""
     slowdown_factor: float = 1.0
     """The delay is at least this multiple of the host's last response time (P3)."""
+    max_slowdown_seconds: float = 30.0
+    """The most a slow response time adds to the delay; a time-out is not a response time (P3)."""
     max_backoff_seconds: float = 600.0
-    """The longest delay after repeated errors (exponential back-off, P3)."""
+    """The longest delay after consecutive failures of a host (exponential back-off, P3)."""
+    retry_backoff_seconds: float = 2.0
+    """A failing page is retried this long after its failure, doubling per attempt (P3, C7)."""
     max_in_flight_per_host: int = 1
     """Requests in flight per host, across all workers and processes (P1)."""
     workers: int = 4
@@ -140,7 +144,9 @@ class CrawlConfig:
                 _fail(name, f"must be a number of seconds >= 0, not {value!r}")
         positive_numbers = (
             "max_crawl_delay_seconds",
+            "max_slowdown_seconds",
             "max_backoff_seconds",
+            "retry_backoff_seconds",
             "lease_seconds",
             "connect_timeout_seconds",
             "response_timeout_seconds",

@@ -389,6 +389,7 @@ class Crawler:
             follow_links=completion.follow_links,
             host_delay_seconds=completion.host_delay_seconds,
             redirect_to=completion.redirect_to,
+            host_pace=completion.host_pace,
         )
         if result.page is not None:
             events.put(result.page)

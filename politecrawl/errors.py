@@ -38,11 +38,18 @@ class UserInputError(PolitecrawlError):
 
 
 class FetchError(PolitecrawlError):
-    """A request that produced no usable response; ``temporary`` failures are retried later."""
+    """A request that produced no usable response; ``temporary`` failures are retried later.
 
-    def __init__(self, message: str, *, url: str, temporary: bool) -> None:
+    ``host_trouble`` says the server itself seems in trouble (a time-out, a refused or reset
+    connection, P3), rather than this one response being unusable (a body that does not
+    decode); it defaults to ``temporary``."""
+
+    def __init__(
+        self, message: str, *, url: str, temporary: bool, host_trouble: bool | None = None
+    ) -> None:
         self.url = url
         self.temporary = temporary
+        self.host_trouble = temporary if host_trouble is None else host_trouble
         super().__init__(f"{url}: {message}")
 
 

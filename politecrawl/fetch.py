@@ -227,7 +227,7 @@ class Fetcher:
                     inflater.inflate_into(body, chunk, cap + 1 - len(body))
         except zlib.error as exc:
             message = "the body does not decode as its Content-Encoding says"
-            raise FetchError(message, url=url, temporary=True) from exc
+            raise FetchError(message, url=url, temporary=True, host_trouble=False) from exc
         except (requests.RequestException, Urllib3Error, OSError, ValueError) as exc:
             raise self._failure(url, exc, deadline) from exc
         truncated = len(body) > cap
@@ -317,7 +317,7 @@ def _inflater_for(url: str, content_encoding: str) -> _Inflater | None:
     # Only gzip and deflate are asked for; anything else would be read as garbage (a robots.txt
     # read as garbage allows everything), so it is a temporary failure: defer, don't guess.
     message = f"unsupported Content-Encoding {content_encoding!r}"
-    raise FetchError(message, url=url, temporary=True)
+    raise FetchError(message, url=url, temporary=True, host_trouble=False)
 
 
 def _deflate_wbits(head: bytes) -> int:

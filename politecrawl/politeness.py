@@ -1,27 +1,65 @@
-"""When may a host be asked next: arithmetic only [P2, P3].
+"""A host's pace: when may it be asked next, and when is a failing URL tried again [P2, P3].
 
-The delay between the end of one request to a host and the start of the next is the largest of:
-the configured delay, what robots.txt asks (Crawl-delay, or Request-rate as seconds per
-request), and a multiple of the host's last response time (a slow server gets more room). After
-errors it doubles per consecutive error, up to a cap, and never drops below what robots.txt asks.
-A Retry-After (429/503) pushes the next start further when it is later.
+The one place that decides. Arithmetic only: the crawl loop passes what happened and the
+host's error streak as stored in the crawl database, and stores what comes back (so the pace
+holds across worker threads, processes and restarts).
+
+- The delay between the end of one request to a host and the start of the next is the largest
+  of: the configured delay, what robots.txt asks (Crawl-delay, or Request-rate as seconds per
+  request), and a multiple of the host's last response time, capped (a slow server gets more
+  room, but never minutes of it; a time-out is not a response time).
+- A success ends any back-off for the very next request.
+- Back-off grows with the host's *consecutive* failures, doubling per failure, up to a cap. The
+  signals that the server itself is in trouble (429, 503, time-outs, refused or reset
+  connections) back off from the first one; any other failure (a 500 or 502 on one page among
+  healthy ones) is that page's problem, and the host slows only when such failures come in a
+  row. A Retry-After pushes the next start further when it is later.
+- A failing URL is retried on its own schedule (``url_retry_at``: doubling from a base, a
+  Retry-After wins), while the host goes on with its other URLs.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import Literal
 
 from politecrawl.robots import RequestRate
+
+Failure = Literal["host", "page"]
+"""What a failed request says: ``host``, the server is in trouble; ``page``, this URL is."""
+
+_TROUBLE_STATUSES = frozenset((429, 503))
+_MIN_BACKOFF_BASE_SECONDS = 1.0
 
 
 @dataclass(frozen=True, slots=True)
 class Pace:
-    """A host's pace settings: the configured floor and the caps."""
+    """A crawl's pace settings: the configured floor and the caps."""
 
     delay_seconds: float
     slowdown_factor: float
     max_backoff_seconds: float
+    max_slowdown_seconds: float = 30.0
+    """The most a slow response time can add to the delay (Heritrix caps at 30 s)."""
+    retry_seconds: float = 2.0
+    """A failing URL's first retry comes this long after the failure, then doubling."""
+
+
+@dataclass(frozen=True, slots=True)
+class HostPace:
+    """What one finished request means for its host: the delay, the next start, and why."""
+
+    delay_seconds: float
+    """The host's delay now, back-off included."""
+    next_start: datetime
+    error_streak: int
+    """Consecutive failed requests to the host (0 after a success)."""
+    backoff_seconds: float
+    """How much of ``delay_seconds`` is back-off."""
+    retry_after_until: datetime | None
+    wait_reason: str
+    """Why the host waits until ``next_start``, for people (``politecrawl status``)."""
 
 
 def robots_delay_seconds(crawl_delay: float | None, request_rate: RequestRate | None) -> float:
@@ -30,24 +68,81 @@ def robots_delay_seconds(crawl_delay: float | None, request_rate: RequestRate | 
     return max(crawl_delay or 0.0, per_request)
 
 
-def delay_seconds(
+def failure_of_status(status: int) -> Failure:
+    """Whose problem a failed answer is: 429 and 503 are the server's; other 5xx the page's."""
+    return "host" if status in _TROUBLE_STATUSES else "page"
+
+
+def pace_after(
     pace: Pace,
     *,
+    finished_at: datetime,
     robots_delay: float = 0.0,
     response_seconds: float | None = None,
-    error_streak: int = 0,
-) -> float:
-    """The delay before the host's next request (P2, P3)."""
-    delay = max(pace.delay_seconds, robots_delay, pace.slowdown_factor * (response_seconds or 0.0))
-    if error_streak > 0:
-        backoff = max(delay, 1.0) * 2.0 ** min(error_streak, 30)
-        delay = max(min(backoff, pace.max_backoff_seconds), delay, robots_delay)
-    return delay
+    failure: Failure | None = None,
+    error_streak_before: int = 0,
+    retry_after_seconds: float | None = None,
+) -> HostPace:
+    """The host's pace after a request that ended at ``finished_at`` (P2, P3).
+
+    ``response_seconds`` is the time the server took to answer, ``None`` when it did not (a
+    time-out, a refused connection). ``error_streak_before`` is the host's stored streak.
+    """
+    slowdown = min(pace.slowdown_factor * (response_seconds or 0.0), pace.max_slowdown_seconds)
+    base = max(pace.delay_seconds, robots_delay, slowdown)
+    streak = 0 if failure is None else error_streak_before + 1
+    # The server in trouble backs off from its first failure; a page's failure is free once.
+    steps = streak if failure == "host" else max(streak - 1, 0)
+    delay = base
+    if steps:
+        backoff = max(base, _MIN_BACKOFF_BASE_SECONDS) * 2.0 ** min(steps, 30)
+        delay = max(min(backoff, pace.max_backoff_seconds), base)
+    wait = delay
+    retry_after_until = None
+    if retry_after_seconds is not None and retry_after_seconds > delay:
+        wait = retry_after_seconds
+        retry_after_until = finished_at + timedelta(seconds=retry_after_seconds)
+    return HostPace(
+        delay_seconds=delay,
+        next_start=finished_at + timedelta(seconds=wait),
+        error_streak=streak,
+        backoff_seconds=delay - base,
+        retry_after_until=retry_after_until,
+        wait_reason=_why(pace, base, robots_delay, slowdown, delay, streak, retry_after_until),
+    )
 
 
-def next_start(
-    finished_at: datetime, delay: float, *, retry_after_seconds: float | None = None
+def url_retry_at(
+    pace: Pace,
+    *,
+    finished_at: datetime,
+    attempts_before: int,
+    retry_after_seconds: float | None = None,
 ) -> datetime:
-    """The earliest start of the next request: after the delay, and after any Retry-After."""
-    wait = max(delay, retry_after_seconds or 0.0)
+    """When a URL whose request failed is tried again: its own back-off, doubling per attempt
+    (``attempts_before`` failed attempts came before this one), or a later Retry-After."""
+    wait = pace.retry_seconds * 2.0 ** min(attempts_before, 30)
+    wait = min(max(wait, retry_after_seconds or 0.0), max(pace.max_backoff_seconds, 1.0))
+    if retry_after_seconds is not None:
+        wait = max(wait, retry_after_seconds)  # never sooner than the server asked
     return finished_at + timedelta(seconds=wait)
+
+
+def _why(
+    pace: Pace,
+    base: float,
+    robots_delay: float,
+    slowdown: float,
+    delay: float,
+    streak: int,
+    retry_after_until: datetime | None,
+) -> str:
+    if retry_after_until is not None:
+        return "Retry-After"
+    if delay > base:
+        return f"back-off after {streak} failed request(s) in a row"
+    if base == pace.delay_seconds:
+        return "delay"
+    if base == robots_delay:
+        return "robots.txt Crawl-delay or Request-rate"
+    return f"slow responses ({slowdown:.2f} s)"

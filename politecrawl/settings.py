@@ -48,7 +48,8 @@ STORED = "stored configuration"
 GROUPS: dict[str, tuple[str, ...]] = {
     "crawl": ("agent", "contact", "workers"),
     "politeness": ("delay_seconds", "max_crawl_delay_seconds", "slowdown_factor",
-                   "max_backoff_seconds", "max_in_flight_per_host"),
+                   "max_slowdown_seconds", "max_backoff_seconds", "retry_backoff_seconds",
+                   "max_in_flight_per_host"),
     "scope": ("scope", "include", "exclude", "max_pages", "max_depth", "max_pages_per_host",
               "max_duration_seconds", "trusted_networks", "max_url_length", "max_path_segments",
               "max_repeated_segment", "max_query_bytes"),

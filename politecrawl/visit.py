@@ -4,9 +4,11 @@ The order of ``Visitor.visit`` is the loop of DESIGN.md: scope (C1, C3) -> gate 
 first when needed, O2; deferred or disallowed, O3-O7) -> Crawl-delay cap (P2) -> one request (a
 redirect is recorded and its target queued as a URL of its own, so every hop is checked and
 paced like any URL, C4) -> parse once -> META robots and X-Robots-Tag (T1-T4) -> links only if
-the page may be followed (T5, T6) -> the host's next slot (P2, P3). Every outcome goes to the
-frontier in one transaction: a page through ``Completion`` (which the worker records together
-with its next claim), everything else at once.
+the page may be followed (T5, T6) -> the host's pace (P2, P3: ``politeness.pace_after`` decides
+it from the host's stored error streak; a failing page gets its own retry time,
+``politeness.url_retry_at``). Every outcome goes to the frontier in one transaction: a page
+through ``Completion`` (which the worker records together with its next claim), everything else
+at once.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from __future__ import annotations
 import hashlib
 import threading
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import datetime
 
 from politecrawl.clock import Clock
 from politecrawl.config import CrawlConfig
@@ -24,10 +26,17 @@ from politecrawl.fetch import Fetcher, FetchResult
 from politecrawl.gate import Gate, GateVerdict
 from politecrawl.html import parse_html
 from politecrawl.links import extract_links
-from politecrawl.politeness import Pace, delay_seconds, next_start
+from politecrawl.politeness import (
+    Failure,
+    HostPace,
+    Pace,
+    failure_of_status,
+    pace_after,
+    url_retry_at,
+)
 from politecrawl.results import Excluded, Page
 from politecrawl.scope import Scope, check_scope
-from politecrawl.store import Frontier, Lease, LinkOut, PageOutcome
+from politecrawl.store import Frontier, HostPaceRecord, Lease, LinkOut, PageOutcome
 
 _RETRY_STATUSES = frozenset((429, 500, 502, 503, 504))
 
@@ -40,6 +49,7 @@ class Completion:
     outcome: PageOutcome
     next_fetch_at: datetime
     host_delay_seconds: float
+    host_pace: HostPaceRecord | None = None
     links: tuple[LinkOut, ...] = ()
     follow_links: bool = True
     redirect_to: str | None = None
@@ -72,16 +82,15 @@ class _HostPages:
             return True
 
 
-@dataclass(slots=True)
-class _HostErrors:
-    streaks: dict[str, int] = field(default_factory=dict)
-    lock: threading.Lock = field(default_factory=threading.Lock)
-
-    def update(self, host: str, *, failed: bool) -> int:
-        with self.lock:
-            streak = self.streaks.get(host, 0) + 1 if failed else 0
-            self.streaks[host] = streak
-            return streak
+def _record(pace: HostPace, response_seconds: float | None) -> HostPaceRecord:
+    return HostPaceRecord(
+        delay_seconds=pace.delay_seconds,
+        error_streak=pace.error_streak,
+        backoff_seconds=pace.backoff_seconds,
+        last_response_seconds=response_seconds,
+        retry_after_until=pace.retry_after_until,
+        wait_reason=pace.wait_reason,
+    )
 
 
 class Visitor:
@@ -103,8 +112,13 @@ class Visitor:
         self.fetcher = fetcher
         self.scope = scope
         self.clock = clock
-        self.pace = Pace(config.delay_seconds, config.slowdown_factor, config.max_backoff_seconds)
-        self._errors = _HostErrors()
+        self.pace = Pace(
+            config.delay_seconds,
+            config.slowdown_factor,
+            config.max_backoff_seconds,
+            max_slowdown_seconds=config.max_slowdown_seconds,
+            retry_seconds=config.retry_backoff_seconds,
+        )
         self._pages = _HostPages()
 
     def visit(self, lease: Lease) -> VisitResult:
@@ -144,8 +158,8 @@ class Visitor:
     def _fetch_robots(self, lease: Lease) -> VisitResult:
         outcome = self.gate.fetch_robots(lease.origin)
         finished = self.clock.now()
-        delay = delay_seconds(self.pace, robots_delay=self.gate.robots_delay(lease.origin))
-        next_at = next_start(finished, delay)
+        robots_delay = self.gate.robots_delay(lease.origin)
+        next_at = pace_after(self.pace, finished_at=finished, robots_delay=robots_delay).next_start
         if outcome.kind == "deferred":
             detail = {"robots": outcome.reason}
             self.frontier.defer(
@@ -197,6 +211,7 @@ class Visitor:
                 lease.url, etag=lease.etag, last_modified=lease.last_modified
             )
         except FetchError as error:
+            # A time-out or a refused connection is the server's trouble, and no response time.
             return self._failed(
                 lease,
                 str(error),
@@ -204,10 +219,10 @@ class Visitor:
                 started=started,
                 robots_delay=robots_delay,
                 temporary=error.temporary,
+                failure="host" if error.host_trouble else "page",
             )
         finished = self.clock.now()
         if result.status in _RETRY_STATUSES:
-            retry_after = result.retry_after_seconds(finished)
             return self._failed(
                 lease,
                 f"HTTP {result.status}",
@@ -215,19 +230,20 @@ class Visitor:
                 started=started,
                 robots_delay=robots_delay,
                 temporary=True,
-                retry_after=retry_after,
+                failure=failure_of_status(result.status),
+                retry_after=result.retry_after_seconds(finished),
             )
-        streak = self._errors.update(lease.host, failed=False)
-        delay = delay_seconds(
+        pace = pace_after(
             self.pace,
+            finished_at=finished,
             robots_delay=robots_delay,
             response_seconds=result.elapsed_seconds,
-            error_streak=streak,
+            error_streak_before=lease.host_error_streak,
         )
-        return self._page(lease, result, finished, delay)
+        return self._page(lease, result, finished, pace)
 
     def _page(
-        self, lease: Lease, result: FetchResult, finished: datetime, delay: float
+        self, lease: Lease, result: FetchResult, finished: datetime, pace: HostPace
     ) -> VisitResult:
         redirect_to = None
         error = None
@@ -282,8 +298,9 @@ class Visitor:
         completion = Completion(
             lease=lease,
             outcome=outcome,
-            next_fetch_at=next_start(finished, delay),
-            host_delay_seconds=delay,
+            next_fetch_at=pace.next_start,
+            host_delay_seconds=pace.delay_seconds,
+            host_pace=_record(pace, result.elapsed_seconds),
             links=tuple(links),
             follow_links=directives.follow,
             redirect_to=redirect_to,
@@ -299,30 +316,40 @@ class Visitor:
         started: datetime,
         robots_delay: float,
         temporary: bool,
+        failure: Failure,
         retry_after: float | None = None,
     ) -> VisitResult:
-        """C7, P3: retry temporary failures with back-off a bounded number of times."""
+        """C7, P3: the host's pace reacts to the failure (``pace_after``), and a temporary
+        failure is retried on the URL's own schedule (``url_retry_at``) a bounded number of
+        times, while the host goes on with its other URLs."""
         finished = self.clock.now()
-        streak = self._errors.update(lease.host, failed=True)
-        delay = delay_seconds(
+        response_seconds = result.elapsed_seconds if result is not None else None
+        pace = pace_after(
             self.pace,
+            finished_at=finished,
             robots_delay=robots_delay,
-            response_seconds=(finished - started).total_seconds(),
-            error_streak=streak,
+            response_seconds=response_seconds,
+            failure=failure,
+            error_streak_before=lease.host_error_streak,
+            retry_after_seconds=retry_after,
         )
-        next_at = next_start(finished, delay, retry_after_seconds=retry_after)
         status = result.status if result is not None else None
         retry_at = None
         if temporary and lease.attempts + 1 <= self.config.max_retries:
-            retry_at = max(next_at, finished + timedelta(seconds=delay))
+            retry_at = url_retry_at(
+                self.pace,
+                finished_at=finished,
+                attempts_before=lease.attempts,
+                retry_after_seconds=retry_after,
+            )
         self.frontier.fail(
             lease,
             error,
             status=status,
             now=finished,
-            next_fetch_at=next_at,
+            next_fetch_at=pace.next_start,
             retry_at=retry_at,
-            host_delay_seconds=delay,
+            host_pace=_record(pace, response_seconds),
         )
         if retry_at is not None:
             return VisitResult()

@@ -16,6 +16,7 @@ from politecrawl.store.frontier import Frontier
 from politecrawl.store.frontier_types import (
     AddResult,
     FrontierStats,
+    HostPaceRecord,
     Lease,
     LinkOut,
     PageOutcome,
@@ -29,6 +30,7 @@ __all__ = [
     "DatabaseSettings",
     "Frontier",
     "FrontierStats",
+    "HostPaceRecord",
     "Lease",
     "LinkOut",
     "PageOutcome",

@@ -29,6 +29,7 @@ from politecrawl.store.enqueue import Enqueuer
 from politecrawl.store.frontier_types import (
     AddResult,
     FrontierStats,
+    HostPaceRecord,
     Lease,
     LinkOut,
     PageOutcome,
@@ -150,15 +151,23 @@ class Frontier:
             host = sql.take_host_slot.first(connection, {"now": sql.epoch(now)})
             if host is None:
                 return None
-            host_id, host_name = host
-            lease = self._lease_best_url(connection, host_id, host_name, worker, now)
+            host_id, host_name, error_streak = host
+            lease = self._lease_best_url(
+                connection, host_id, host_name, worker, now, error_streak or 0
+            )
             if lease is not None:
                 return lease
             sql.return_empty_slot.rowcount(connection, {"host_id": host_id})
         return None
 
     def _lease_best_url(
-        self, connection: Connection, host_id: int, host_name: str, worker: str, now: datetime
+        self,
+        connection: Connection,
+        host_id: int,
+        host_name: str,
+        worker: str,
+        now: datetime,
+        error_streak: int,
     ) -> Lease | None:
         expires_at = now + timedelta(seconds=self.lease_seconds)
         claimed = sql.lease_best_url.first(
@@ -182,6 +191,7 @@ class Frontier:
             redirect_hops=hops,
             etag=etag,
             last_modified=last_modified,
+            host_error_streak=error_streak,
         )
 
     def _origin_name(self, connection: Connection, origin_id: int) -> str:
@@ -247,6 +257,7 @@ class Frontier:
         follow_links: bool = True,
         host_delay_seconds: float | None = None,
         redirect_to: str | None = None,
+        host_pace: HostPaceRecord | None = None,
     ) -> bool:
         """Record a fetched page, queue its followable links, free its host (one transaction).
 
@@ -266,6 +277,7 @@ class Frontier:
                 follow_links=follow_links,
                 host_delay_seconds=host_delay_seconds,
                 redirect_to=redirect_to,
+                host_pace=host_pace,
             )
         )
 
@@ -281,6 +293,7 @@ class Frontier:
         follow_links: bool = True,
         host_delay_seconds: float | None = None,
         redirect_to: str | None = None,
+        host_pace: HostPaceRecord | None = None,
     ) -> tuple[bool, Lease | Wait]:
         """``complete`` and then ``claim`` in the same transaction: one commit per page.
 
@@ -299,6 +312,7 @@ class Frontier:
                 follow_links=follow_links,
                 host_delay_seconds=host_delay_seconds,
                 redirect_to=redirect_to,
+                host_pace=host_pace,
             )
             return recorded, self._claim_in(connection, worker, now)
 
@@ -317,6 +331,7 @@ class Frontier:
         follow_links: bool,
         host_delay_seconds: float | None,
         redirect_to: str | None = None,
+        host_pace: HostPaceRecord | None = None,
     ) -> bool:
         values = {
             "state": DONE if outcome.error is None else FAILED,
@@ -339,7 +354,12 @@ class Frontier:
             for kept in _KEPT_WHEN_NOT_MODIFIED:
                 values.pop(kept)
         if not self._finish(
-            connection, lease, values, next_fetch_at, host_delay_seconds=host_delay_seconds
+            connection,
+            lease,
+            values,
+            next_fetch_at,
+            host_delay_seconds=host_delay_seconds,
+            host_pace=host_pace,
         ):
             return False
         if redirect_to is not None:
@@ -372,6 +392,7 @@ class Frontier:
         retry_at: datetime | None = None,
         status: int | None = None,
         host_delay_seconds: float | None = None,
+        host_pace: HostPaceRecord | None = None,
     ) -> bool:
         """A failed attempt: retried at ``retry_at`` (deferred), or final when it is None."""
         values: dict[str, Any] = {
@@ -386,7 +407,12 @@ class Frontier:
             values.update(state=DEFERRED, next_attempt_at=retry_at, reason="retry")
         return self._write(
             lambda connection: self._finish(
-                connection, lease, values, next_fetch_at, host_delay_seconds=host_delay_seconds
+                connection,
+                lease,
+                values,
+                next_fetch_at,
+                host_delay_seconds=host_delay_seconds,
+                host_pace=host_pace,
             )
         )
 
@@ -448,7 +474,7 @@ class Frontier:
         next_fetch_at: datetime | None,
         *,
         host_delay_seconds: float | None = None,
-        host_columns: dict[str, Any] | None = None,
+        host_pace: HostPaceRecord | None = None,
     ) -> bool:
         params = {"url_id": lease.url_id, "owner": lease.owner, "lease_owner": None}
         params["lease_expires_at"] = None
@@ -456,7 +482,10 @@ class Frontier:
             params[column] = sql.epoch(value) if isinstance(value, datetime) else value
         if sql.finish_leased_url.rowcount(connection, params) != 1:
             return False  # the lease expired and was handed out again: not ours to record
-        host_values: dict[str, Any] = {"host_name": lease.host, **(host_columns or {})}
+        host_values: dict[str, Any] = {"host_name": lease.host}
+        if host_pace is not None:
+            for column, value in host_pace.columns().items():
+                host_values[column] = sql.epoch(value) if isinstance(value, datetime) else value
         if values.get("state") == QUEUED:
             host_values["active"] = True
         if host_delay_seconds is not None:

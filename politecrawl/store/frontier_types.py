@@ -27,6 +27,8 @@ class Lease:
     redirect_hops: int = 0
     etag: str | None = None
     last_modified: str | None = None
+    host_error_streak: int = 0
+    """The host's consecutive failed requests when the lease was claimed (P3)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,6 +65,31 @@ class PageOutcome:
     elapsed_seconds: float | None = None
     size_bytes: int | None = None
     error: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class HostPaceRecord:
+    """A host's pace after a request, stored on its row so that every worker and process
+    (and a resumed run) paces it alike (P2, P3), and ``politecrawl status`` can say why it
+    waits. ``politeness.pace_after`` decides it."""
+
+    delay_seconds: float
+    error_streak: int
+    backoff_seconds: float
+    last_response_seconds: float | None
+    retry_after_until: datetime | None
+    wait_reason: str
+
+    def columns(self) -> dict[str, object]:
+        """The ``hosts`` columns and their values."""
+        return {
+            "delay_seconds": self.delay_seconds,
+            "error_streak": self.error_streak,
+            "backoff_seconds": self.backoff_seconds,
+            "last_response_seconds": self.last_response_seconds,
+            "retry_after_until": self.retry_after_until,
+            "wait_reason": self.wait_reason,
+        }
 
 
 @dataclass(frozen=True, slots=True)

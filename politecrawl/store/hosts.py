@@ -27,6 +27,9 @@ class HostWait:
     next_fetch_at: datetime
     deferred_reasons: tuple[str, ...]
     """Why its deferred URLs wait: robots-deferred (O6), retry (P3), crawl-delay-above-cap."""
+    wait_reason: str | None = None
+    """Why its last request set the next start: delay, back-off, Retry-After, ... (P3)."""
+    error_streak: int = 0
 
     def why(self, now: datetime) -> str:
         """One phrase: what this host waits for."""
@@ -34,7 +37,10 @@ class HostWait:
             return f"{self.in_flight} request(s) in flight"
         wait = (self.next_fetch_at - now).total_seconds()
         if self.queued and wait > 0:
-            return f"politeness delay ({self.delay_seconds:g} s between requests): {wait:.1f} s"
+            reason = self.wait_reason or "politeness delay"
+            if reason == "delay":
+                reason = "politeness delay"
+            return f"{reason} ({self.delay_seconds:g} s between requests): {wait:.1f} s"
         if self.queued:
             return "ready"
         if self.deferred:
@@ -71,6 +77,8 @@ def host_waits(database: Database) -> list[HostWait]:
                 delay_seconds=row.delay_seconds,
                 next_fetch_at=row.next_fetch_at,
                 deferred_reasons=tuple(sorted(why.get(row.id, []))),
+                wait_reason=row.wait_reason,
+                error_streak=row.error_streak or 0,
             )
             for row in hosts
         ),

@@ -37,7 +37,7 @@ TAKE_HOST_SLOT = (
     update(hosts)
     .where(hosts.c.id == _DUE_HOST)
     .values(in_flight=hosts.c.in_flight + 1, next_fetch_at=_NOW + hosts.c.delay_seconds)
-    .returning(hosts.c.id, hosts.c.host)
+    .returning(hosts.c.id, hosts.c.host, hosts.c.error_streak)
 )
 
 # The slot was taken on a host with nothing queued: give it back and let the host sleep until
@@ -81,14 +81,21 @@ ORIGIN_NAME = select(origins.c.origin).where(origins.c.id == bindparam("origin_i
 
 _NEXT = bindparam("next_at", type_=EpochTime())
 
-# Free the host after a request: one fewer in flight, and the next start no earlier than asked.
-# Further columns (active, delay_seconds) may come as parameters of the same names.
+# Free the host after a request: one fewer in flight, and the next start as the finished
+# request decided it (P3: a success ends a back-off at once). The start written at claim time is
+# a safety net for a killed worker, not a floor: it is kept only while other requests to the
+# host are still in flight (max_in_flight_per_host > 1), whose own claims set it.
+# Further columns (active, delay_seconds, the pace columns) may come as parameters of the same
+# names.
 FREE_HOST = (
     update(hosts)
     .where(hosts.c.host == bindparam("host_name"))
     .values(
         in_flight=case((hosts.c.in_flight > 0, hosts.c.in_flight - 1), else_=0),
-        next_fetch_at=case((hosts.c.next_fetch_at > _NEXT, hosts.c.next_fetch_at), else_=_NEXT),
+        next_fetch_at=case(
+            ((hosts.c.in_flight > 1) & (hosts.c.next_fetch_at > _NEXT), hosts.c.next_fetch_at),
+            else_=_NEXT,
+        ),
     )
 )
 
