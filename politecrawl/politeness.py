@@ -108,7 +108,15 @@ def pace_after(
         error_streak=streak,
         backoff_seconds=delay - base,
         retry_after_until=retry_after_until,
-        wait_reason=_why(pace, base, robots_delay, slowdown, delay, streak, retry_after_until),
+        wait_reason=_why(
+            pace,
+            base=base,
+            robots_delay=robots_delay,
+            slowdown=slowdown,
+            delay=delay,
+            streak=streak,
+            retry_after_until=retry_after_until,
+        ),
     )
 
 
@@ -130,6 +138,7 @@ def url_retry_at(
 
 def _why(
     pace: Pace,
+    *,
     base: float,
     robots_delay: float,
     slowdown: float,

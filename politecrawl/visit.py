@@ -82,7 +82,7 @@ class _HostPages:
             return True
 
 
-def _record(pace: HostPace, response_seconds: float | None) -> HostPaceRecord:
+def _record(pace: HostPace, response_seconds: float | None, robots_delay: float) -> HostPaceRecord:
     return HostPaceRecord(
         delay_seconds=pace.delay_seconds,
         error_streak=pace.error_streak,
@@ -90,6 +90,7 @@ def _record(pace: HostPace, response_seconds: float | None) -> HostPaceRecord:
         last_response_seconds=response_seconds,
         retry_after_until=pace.retry_after_until,
         wait_reason=pace.wait_reason,
+        crawl_delay_seconds=robots_delay or None,
     )
 
 
@@ -240,10 +241,15 @@ class Visitor:
             response_seconds=result.elapsed_seconds,
             error_streak_before=lease.host_error_streak,
         )
-        return self._page(lease, result, finished, pace)
+        return self._page(lease, result, finished, pace, robots_delay)
 
     def _page(
-        self, lease: Lease, result: FetchResult, finished: datetime, pace: HostPace
+        self,
+        lease: Lease,
+        result: FetchResult,
+        finished: datetime,
+        pace: HostPace,
+        robots_delay: float,
     ) -> VisitResult:
         redirect_to = None
         error = None
@@ -300,7 +306,7 @@ class Visitor:
             outcome=outcome,
             next_fetch_at=pace.next_start,
             host_delay_seconds=pace.delay_seconds,
-            host_pace=_record(pace, result.elapsed_seconds),
+            host_pace=_record(pace, result.elapsed_seconds, robots_delay),
             links=tuple(links),
             follow_links=directives.follow,
             redirect_to=redirect_to,
@@ -349,7 +355,7 @@ class Visitor:
             now=finished,
             next_fetch_at=pace.next_start,
             retry_at=retry_at,
-            host_pace=_record(pace, response_seconds),
+            host_pace=_record(pace, response_seconds, robots_delay),
         )
         if retry_at is not None:
             return VisitResult()

@@ -153,7 +153,7 @@ class Frontier:
                 return None
             host_id, host_name, error_streak = host
             lease = self._lease_best_url(
-                connection, host_id, host_name, worker, now, error_streak or 0
+                connection, host_id, host_name, worker, now, error_streak=error_streak or 0
             )
             if lease is not None:
                 return lease
@@ -167,6 +167,7 @@ class Frontier:
         host_name: str,
         worker: str,
         now: datetime,
+        *,
         error_streak: int,
     ) -> Lease | None:
         expires_at = now + timedelta(seconds=self.lease_seconds)

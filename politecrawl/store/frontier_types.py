@@ -79,6 +79,8 @@ class HostPaceRecord:
     last_response_seconds: float | None
     retry_after_until: datetime | None
     wait_reason: str
+    crawl_delay_seconds: float | None = None
+    """What the host's robots.txt asks between requests (Crawl-delay, Request-rate)."""
 
     def columns(self) -> dict[str, object]:
         """The ``hosts`` columns and their values."""
@@ -89,6 +91,7 @@ class HostPaceRecord:
             "last_response_seconds": self.last_response_seconds,
             "retry_after_until": self.retry_after_until,
             "wait_reason": self.wait_reason,
+            "crawl_delay_seconds": self.crawl_delay_seconds,
         }
 
 
