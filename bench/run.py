@@ -409,6 +409,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     option("--pages", type=int, default=500)
     option("--delay", type=float, default=0.0)
     option("--seed", type=int, default=7)
+    option("--faults", action="store_true", help="a page that always answers 500 on every "
+           "third host, a host asking for Request-rate (what real sites have)")  # fmt: skip
+    option("--trickle", action="store_true", help="a page sent at one byte a second")
     option("--workers", type=int, default=4, help="politecrawl threads per process")
     option("--procs", type=int, default=1, help="politecrawl processes on one database")
     option("--scrapy-concurrency", type=int, default=None, help="default: max(16, hosts)")
@@ -461,12 +464,14 @@ def compare(args: argparse.Namespace, work: Path) -> None:
     started = time.monotonic()
     truth = generate(
         site, hosts=args.hosts, pages=args.pages, port=free_port(addresses), delay=args.delay,
-        seed=args.seed, max_depth=MAX_DEPTH,
+        seed=args.seed, max_depth=MAX_DEPTH, faults=args.faults, trickle=args.trickle,
     )  # fmt: skip
     scenario = (
         f"H={args.hosts} P={args.pages} delay={args.delay:g}s depth={MAX_DEPTH} "
         f"seed={args.seed}: {len(truth['must']):,} URLs to fetch, {len(truth['never']):,} "
-        f"never (+ trap, outside); politecrawl --workers {args.workers} --procs {args.procs}"
+        f"never (+ trap, outside){'; faults' if args.faults else ''}"
+        f"{'; a trickling page' if args.trickle else ''}; politecrawl --workers {args.workers} "
+        f"--procs {args.procs}"
         f"{' --kill-resume' if args.kill_resume else ''}; Scrapy CONCURRENT_REQUESTS="
         f"{args.scrapy_concurrency}, {args.scrapy_order}"
     )

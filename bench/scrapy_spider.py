@@ -77,6 +77,7 @@ def main(argv: list[str] | None = None) -> int:
             "DOWNLOAD_DELAY": args.delay,
             "RANDOMIZE_DOWNLOAD_DELAY": False,
             "AUTOTHROTTLE_ENABLED": False,
+            "DOWNLOAD_TIMEOUT": 30,  # politecrawl's whole-response time-out (C7), for fairness
             "DEPTH_LIMIT": args.depth,
             "TELNETCONSOLE_ENABLED": False,
             "LOG_LEVEL": args.log_level,

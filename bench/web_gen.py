@@ -19,6 +19,12 @@ Location, cross-host, into a disallowed path, out of scope, a loop), 404s, and a
 with a Crawl-delay, a ``*`` record, 403, 500, ``Disallow: /``, none (404), then named / ``*`` /
 404 in turn.
 
+With ``faults`` (what real sites have, issue 12): every third host has a page that always
+answers 500 (``/error/e1.html``, linked from its home page), and the first ``named`` host asks
+for a ``Request-rate`` slower than the crawl's delay. With ``trickle``: the sixth host (robots.txt
+404) has a page whose body nginx sends one byte a second (``/slow/trickle.html``), which every
+crawler must cut off.
+
 The robots records name both robots (``politecrawl`` and the Scrapy spider's ``scrapybench``) in
 one record, or neither (``*``), so the truth is the same for both crawlers. Semantics are the
 1996 draft's (SPEC O2-O8, A1-A4, M1-M5); the trap guard values are politecrawl's defaults (C3).
@@ -87,6 +93,8 @@ class Host:
     # path -> (status, Location as sent, absolute_redirect): nginx "return"
     redirects: dict[str, tuple[int, str, bool]] = field(default_factory=dict)
     trap: bool = True
+    errors: dict[str, int] = field(default_factory=dict)  # path -> status, always (nginx return)
+    trickle: set[str] = field(default_factory=set)  # paths sent at one byte a second
 
 
 @dataclass
@@ -115,7 +123,8 @@ def crawl_delay_for(delay: float) -> float:
 
 
 def robots_text(kind: str, address: str, crawl_delay: float) -> tuple[int, str | None]:
-    """(status, body) of a host's robots.txt."""
+    """(status, body) of a host's robots.txt. ``named-rate`` asks for one request per two
+    Crawl-delays (Request-rate, F6)."""
     rules = (
         "Allow: /private/open.html\n"
         "Disallow: /private/\n"
@@ -126,8 +135,10 @@ def robots_text(kind: str, address: str, crawl_delay: float) -> tuple[int, str |
     )
     head = f"# politecrawl benchmark web, host {address}: robots.txt kind {kind}\n"
     named = "".join(f"User-agent: {agent}\n" for agent in AGENTS)
-    if kind in ("named", "named-delay"):
+    if kind in ("named", "named-delay", "named-rate"):
         delay = f"Crawl-delay: {crawl_delay:g}\n" if kind == "named-delay" else ""
+        if kind == "named-rate":
+            delay = f"Request-rate: 1/{2 * crawl_delay:g}\n"
         body = (
             f"{head}User-agent: otherbot\nDisallow: /\n\n{named}{rules}{delay}\n"
             "User-agent: *\nDisallow: /s0/\nDisallow: /about.html\n"  # never ours (A2)
@@ -155,6 +166,8 @@ def build_web(  # noqa: PLR0915 (one description, read top to bottom)
     seed: int = 7,
     max_depth: int = 10,
     words: int = 250,
+    faults: bool = False,
+    trickle: bool = False,
 ) -> Web:
     """The whole web as data; nothing written."""
     if not 1 <= hosts <= 250:
@@ -165,6 +178,8 @@ def build_web(  # noqa: PLR0915 (one description, read top to bottom)
         KINDS_FIRST[i] if i < len(KINDS_FIRST) else KINDS_CYCLE[i % len(KINDS_CYCLE)]
         for i in range(hosts)
     ]
+    if faults and "named" in kinds:
+        kinds[kinds.index("named")] = "named-rate"
     crawl_delay = crawl_delay_for(delay)
     web = Web(seed, port, delay, crawl_delay, max_depth, [])
     outside = f"http://{OUTSIDE_ADDRESS}:{port}"
@@ -203,6 +218,13 @@ def build_web(  # noqa: PLR0915 (one description, read top to bottom)
             Link("mailto:webmaster@example.org"),
             Link("javascript:void(0)"),  # P4
         ]
+        if faults and index % 3 == 0:
+            host.errors["/error/e1.html"] = 500
+            home.append(Link("error/e1.html"))
+        if trickle and index == 5:
+            host.trickle.add("/slow/trickle.html")
+            home.append(Link("slow/trickle.html"))
+            host.pages["/slow/trickle.html"] = Page("A page sent a byte a second", [], words=words)
         host.pages["/"] = Page(f"Host {address}", home, words=words // 2)
         host.pages["/about.html"] = Page(
             "About",
@@ -456,6 +478,11 @@ def parse_robots(text: str) -> list[Record]:
         elif current is not None and name == "crawl-delay":
             with contextlib.suppress(ValueError):  # F6: an invalid value is ignored
                 current.crawl_delay = float(value)
+        elif current is not None and name == "request-rate":
+            requests, _, seconds = value.partition("/")
+            with contextlib.suppress(ValueError, ZeroDivisionError):  # F6: n/seconds
+                per_request = float(seconds) / int(requests)
+                current.crawl_delay = max(current.crawl_delay or 0.0, per_request)
     return records
 
 
@@ -501,6 +528,10 @@ def answer(web: Web, url: str) -> Answer:
     if path in host.redirects:
         status, location, _ = host.redirects[path]
         return Answer(status, location=urljoin(url, location))
+    if path in host.errors:
+        return Answer(host.errors[path])
+    if path in host.trickle:
+        return Answer(0)  # cut off: no page, no links; retried
     if path in host.pages:
         return Answer(200, host.pages[path])
     if host.trap and re.fullmatch(TRAP_RE, path):
@@ -567,6 +598,8 @@ def compute_truth(  # noqa: PLR0915 (one walk, its rules in order)
             continue
         must.add(url)
         found = answer(web, url)
+        if found.status == 0 or found.status >= 500:
+            repeatable.add(url)  # a failing page is retried (C7, P3)
         if found.location is not None:
             target = canonical(found.location)
             if target is not None and hops < max_redirects:
@@ -676,6 +709,8 @@ def write_web(web: Web, directory: Path) -> None:
                     if page.x_robots
                 },
                 "trap": TRAP_RE if h.trap else None,
+                "errors": h.errors,
+                "trickle": sorted(h.trickle),
             }
             for h in web.hosts
         ],
@@ -693,11 +728,20 @@ def generate(
     delay: float,
     seed: int = 7,
     max_depth: int = 10,
+    faults: bool = False,
+    trickle: bool = False,
 ) -> dict:
     """Write the web, site.json, seeds.txt and truth.json into ``directory``; return the truth."""
     directory.mkdir(parents=True, exist_ok=True)
     web = build_web(
-        hosts=hosts, pages=pages, port=port, delay=delay, seed=seed, max_depth=max_depth
+        hosts=hosts,
+        pages=pages,
+        port=port,
+        delay=delay,
+        seed=seed,
+        max_depth=max_depth,
+        faults=faults,
+        trickle=trickle,
     )
     write_web(web, directory)
     truth = compute_truth(web)

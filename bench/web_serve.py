@@ -122,6 +122,14 @@ def nginx_config(site: dict, work: Path, log_name: str = "access.log") -> str:
                 f"add_header {name} {_quote(value)};" for name, value in headers.items()
             )
             lines.append(f"        location = {path} {{ {adds} }}")
+        for path, code in host.get("errors", {}).items():
+            lines.append(f"        location = {path} {{ return {code}; }}")
+        for path in host.get("trickle", []):
+            # One byte a second from the first byte: a body every crawler must cut off.
+            lines.append(
+                f"        location = {path} {{ limit_rate 1; limit_rate_after 0; "
+                "sendfile off; output_buffers 1 1; }}"
+            )
         if host["trap"]:
             lines.append(f"        location ~ ^{host['trap']}$ {{ try_files /_trap.html =404; }}")
         lines.append("    }")
