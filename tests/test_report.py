@@ -23,8 +23,8 @@ import pytest
 
 from politecrawl.errors import UserInputError
 from politecrawl.report import build_report, render_csv, render_history, render_json, render_text
-from politecrawl.report_html import render_html
-from politecrawl.report_model import (
+from politecrawl.report.html import render_html
+from politecrawl.report.model import (
     BrokenLink,
     ChainStep,
     DeferredOrigin,

@@ -23,8 +23,8 @@ import pytest
 from tests.test_report import AGENT, build_crawl
 
 from politecrawl.report import build_report
-from politecrawl.report_html import render_html
-from politecrawl.report_model import BrokenLink, Referrer
+from politecrawl.report.html import render_html
+from politecrawl.report.model import BrokenLink, Referrer
 from politecrawl.store import open_database
 
 A = "http://a.test"

@@ -18,8 +18,8 @@ from dataclasses import asdict
 from datetime import datetime
 from typing import Any
 
-from politecrawl.report_model import Report
-from politecrawl.report_tables import (
+from politecrawl.report.model import Report
+from politecrawl.report.tables import (
     Cell,
     Table,
     describe,

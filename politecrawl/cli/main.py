@@ -14,9 +14,9 @@ from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
 from politecrawl._version import VERSION
-from politecrawl.cli_options import add_crawl_options
+from politecrawl.cli.options import add_crawl_options
+from politecrawl.cli.robots import add_robots_commands
 from politecrawl.errors import PolitecrawlError, UserInputError
-from politecrawl.robots_cli import add_robots_commands
 
 EXIT_OK = 0
 EXIT_USAGE = 2
@@ -59,10 +59,10 @@ def _add_crawl_commands(commands: Any) -> None:
     run = commands.add_parser("run", help="start or continue a crawl from a seeds file")
     run.add_argument("seeds", help="a text file of URLs, one a line (# comments); - for stdin")
     add_crawl_options(run)
-    run.set_defaults(run=_later("politecrawl.cli_run", "run_command"))
+    run.set_defaults(run=_later("politecrawl.cli.run", "run_command"))
     resume = commands.add_parser("resume", help="continue the crawl stored in --db")
     add_crawl_options(resume, with_scope=False)
-    resume.set_defaults(run=_later("politecrawl.cli_run", "resume_command"))
+    resume.set_defaults(run=_later("politecrawl.cli.run", "resume_command"))
     recrawl = commands.add_parser(
         "recrawl", help="revisit a crawled site with conditional requests; report what changed"
     )
@@ -74,7 +74,7 @@ def _add_crawl_commands(commands: Any) -> None:
         metavar="DURATION",
         help="revisit only pages fetched longer ago than this (90s, 30m, 12h, 7d)",
     )
-    recrawl.set_defaults(run=_later("politecrawl.cli_run", "recrawl_command"))
+    recrawl.set_defaults(run=_later("politecrawl.cli.run", "recrawl_command"))
 
 
 def _add_demo_command(commands: Any) -> None:
@@ -82,11 +82,11 @@ def _add_demo_command(commands: Any) -> None:
         "demo", help="crawl the bundled demo site on 127.0.0.1 and print the report"
     )
     demo.add_argument("--db", help="keep the demo crawl in this database (default: temporary)")
-    demo.set_defaults(run=_later("politecrawl.cli_demo", "demo_command"))
+    demo.set_defaults(run=_later("politecrawl.cli.demo", "demo_command"))
 
 
 def _add_inspect_commands(commands: Any) -> None:
-    inspect = "politecrawl.cli_inspect"
+    inspect = "politecrawl.cli.inspect"
 
     status = commands.add_parser("status", help="frontier counts, waiting hosts, robots outcomes")
     status.add_argument("--db", required=True, help="crawl database: a path or a SQLAlchemy URL")

@@ -98,7 +98,7 @@ def report_command(args: argparse.Namespace) -> int:
         render_json,
         render_text,
     )
-    from politecrawl.report_html import render_html  # noqa: PLC0415
+    from politecrawl.report.html import render_html  # noqa: PLC0415
 
     if args.compare or args.pass_number is not None:
         return _compare_command(args)
@@ -116,7 +116,7 @@ def report_command(args: argparse.Namespace) -> int:
 
 def _compare_command(args: argparse.Namespace) -> int:
     """``report --compare [--pass N]``: what changed between a pass and the one before."""
-    from politecrawl.report_compare import (  # noqa: PLC0415 (only this command needs them)
+    from politecrawl.report.compare import (  # noqa: PLC0415 (only this command needs them)
         render_compare_csv,
         render_compare_html,
         render_compare_json,

@@ -67,7 +67,7 @@ def add_robots_commands(commands: Any) -> None:
 
 
 def _run_show(args: argparse.Namespace) -> int:
-    from politecrawl.cli_inspect import robots_show_command  # noqa: PLC0415 (loads the store)
+    from politecrawl.cli.inspect import robots_show_command  # noqa: PLC0415 (loads the store)
 
     return robots_show_command(args)
 

@@ -17,11 +17,11 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any, TextIO
 
-from politecrawl.cli_options import FLAG_FIELDS
+from politecrawl.cli.options import FLAG_FIELDS
+from politecrawl.cli.progress import ProgressDisplay
 from politecrawl.config import CrawlConfig
 from politecrawl.crawler import Crawler
 from politecrawl.errors import UserInputError
-from politecrawl.progress import ProgressDisplay
 from politecrawl.results import CrawlSummary, Page
 from politecrawl.seeds import read_seeds
 from politecrawl.settings import load_config

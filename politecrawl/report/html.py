@@ -14,9 +14,9 @@ import base64
 import hashlib
 from html import escape
 
-from politecrawl.report_assets import SCRIPT, STYLE
-from politecrawl.report_model import Report
-from politecrawl.report_tables import Cell, Line, Table, printable, summary, tables
+from politecrawl.report.assets import SCRIPT, STYLE
+from politecrawl.report.model import Report
+from politecrawl.report.tables import Cell, Line, Table, printable, summary, tables
 
 _LINKABLE = ("http://", "https://")
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from politecrawl.report_model import (
+from politecrawl.report.model import (
     SECTION_TITLES,
     BrokenLink,
     DeferredOrigin,

@@ -8,7 +8,7 @@ out of scope or caught by a trap guard (C1, C3), noindex and nofollow pages (T5)
 origins and URLs with why and until when (O6), slow pages, each origin's robots.txt outcome
 (O3-O8), and the crawled URLs on which the draft and RFC 9309 semantics disagree (M6).
 Render it with ``render_text``, ``render_csv``, ``render_json`` (here) or
-``politecrawl.report_html.render_html``. ``render_history`` tells one URL's story for
+``politecrawl.report.html.render_html``. ``render_history`` tells one URL's story for
 ``politecrawl why``.
 """
 
@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from politecrawl.report_model import (
+from politecrawl.report.model import (
     BrokenLink,
     ChainStep,
     DeferredOrigin,
@@ -32,8 +32,8 @@ from politecrawl.report_model import (
     ScopeExclusion,
     SlowPage,
 )
-from politecrawl.report_tables import describe, number, printable, when
-from politecrawl.report_text import CSV_COLUMNS, render_csv, render_json, render_text
+from politecrawl.report.tables import describe, number, printable, when
+from politecrawl.report.text import CSV_COLUMNS, render_csv, render_json, render_text
 from politecrawl.robots import Verdict, parse_robots
 from politecrawl.store import Database, reading
 from politecrawl.store.reading_types import OriginRobots, UrlHistory, UrlRow

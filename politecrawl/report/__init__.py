@@ -1,0 +1,20 @@
+"""The site-maintenance report: a crawl database read back for people and tools.
+
+``build`` reads the crawl database (through the store's reading queries) into the ``model``;
+``tables`` lays the model out once for every renderer; ``text`` renders text, CSV and JSON,
+``html`` one self-contained page (``assets`` holds its style and script); ``compare`` renders
+the change report between two passes of a maintenance recrawl. Only ``build`` and ``compare``
+read the database; the rest is pure.
+"""
+
+from politecrawl.report.build import build_report, redirect_chains, render_history
+from politecrawl.report.text import render_csv, render_json, render_text
+
+__all__ = [
+    "build_report",
+    "redirect_chains",
+    "render_csv",
+    "render_history",
+    "render_json",
+    "render_text",
+]
