@@ -128,7 +128,7 @@ def nginx_config(site: dict, work: Path, log_name: str = "access.log") -> str:
             # One byte a second from the first byte: a body every crawler must cut off.
             lines.append(
                 f"        location = {path} {{ limit_rate 1; limit_rate_after 0; "
-                "sendfile off; output_buffers 1 1; }}"
+                "sendfile off; output_buffers 1 1; }"
             )
         if host["trap"]:
             lines.append(f"        location ~ ^{host['trap']}$ {{ try_files /_trap.html =404; }}")

@@ -456,6 +456,7 @@ class Crawler:
         summary.deferred = stats.by_state.get("deferred", 0)
         summary.queued = stats.by_state.get("queued", 0)
         summary.failed = stats.by_state.get("failed", 0)
+        summary.done = stats.by_state.get("done", 0)
         summary.duration_seconds = time.monotonic() - started
         if not summary.stopped_because:
             summary.stopped_because = "stopped"

@@ -97,9 +97,22 @@ class CrawlSummary:
     """URLs still queued at the end (a limit or a stop ended the run)."""
     failed: int = 0
     """URLs whose fetch failed for good (network errors, 5xx after the retries), in the crawl."""
+    done: int = 0
+    """URLs fetched in the crawl's current pass, by this run and the ones before it."""
     duration_seconds: float = 0.0
     stopped_because: str = ""
     """"finished", "only deferred work left", "max_pages", "max_duration", "stopped"."""
+
+    @property
+    def already_finished(self) -> bool:
+        """This run found the crawl finished before it began: nothing was left to fetch (a
+        new pass, ``Crawler.recrawl()``, revisits it)."""
+        return (
+            self.pages == 0
+            and self.done > 0
+            and self.stopped_because == "finished"
+            and not (self.queued or self.deferred)
+        )
 
     def as_dict(self) -> dict[str, object]:
         """The counters, for storage with the run and for JSON output."""

@@ -2,8 +2,10 @@
 
 Both drive the library's ``Crawler``; nothing here crawls on its own. The configuration comes
 from flags > ``POLITECRAWL_*`` environment > ``--config`` file > the stored configuration
-(``resume``) > defaults, and is stored with the run. Exit status: 0 finished; 1 finished with
-deferred or failed work; 2 a usage or input error; 130 interrupted (state saved: ``resume``).
+(``resume``) > defaults, and is stored with the run. Exit status: 0 finished and nothing broken;
+1 finished with broken pages (4xx, 5xx, network errors), deferred or failed work, or nothing
+crawled because robots.txt forbids the seeds; 2 a usage or input error; 130 interrupted (state
+saved: ``resume``).
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from politecrawl.cli.progress import ProgressDisplay
 from politecrawl.config import CrawlConfig
 from politecrawl.crawler import Crawler
 from politecrawl.errors import UserInputError
-from politecrawl.results import CrawlSummary, Page
+from politecrawl.results import CrawlSummary, Excluded, Page
 from politecrawl.seeds import read_seeds
 from politecrawl.settings import load_config
 from politecrawl.store import open_database
@@ -112,7 +114,8 @@ def crawl(
 ) -> int:
     """Run the crawl with a progress display; print the summary; return the exit status."""
     interrupted = False
-    with Crawler(config) as crawler:
+    seed_notes = _SeedNotes(config.agent)
+    with Crawler(config, on_excluded=seed_notes.check) as crawler:
         output = _open_output(args.output)
         if not config.contact:
             print(
@@ -122,6 +125,8 @@ def crawl(
             )
         if seeds:
             crawler.add_seeds(seeds)
+        assert crawler.frontier is not None
+        seed_notes.seeds = crawler.frontier.seed_urls()
         display = ProgressDisplay(lambda: crawler.summary, crawler.stats, quiet=args.quiet)
         try:
             with display:
@@ -144,6 +149,14 @@ def crawl(
                 output.close()
         summary = crawler.summary
     print_summary(summary, sys.stdout)
+    if summary.already_finished:
+        print(
+            f"politecrawl: the crawl in {config.database} was already finished "
+            f"({summary.done} URLs fetched, {summary.failed} failed): `politecrawl recrawl "
+            f"--db {config.database}` revisits it, `politecrawl report --db "
+            f"{config.database}` shows what it found",
+            file=sys.stderr,
+        )
     if interrupted:
         print(
             "politecrawl: interrupted; state saved: `politecrawl resume --db "
@@ -151,8 +164,37 @@ def crawl(
             file=sys.stderr,
         )
         return EXIT_INTERRUPTED
-    # 1: deferred or failed work is left (a 404 is a finding of the crawl, not a failure of it).
-    return EXIT_UNFINISHED if summary.deferred or summary.failed else EXIT_FINISHED
+    # 1: something for a person to look at: broken pages this run, failed or deferred work, or
+    # seeds that robots.txt keeps us from (so that `|| mail ...` in a cron line fires).
+    if summary.errors or summary.deferred or summary.failed or seed_notes.refused:
+        return EXIT_UNFINISHED
+    return EXIT_FINISHED
+
+
+class _SeedNotes:
+    """Says at once, on stderr, when robots.txt keeps the crawl from a seed: with the deciding
+    line, and the record a site owner adds to let the crawler in."""
+
+    def __init__(self, agent: str) -> None:
+        self.agent = agent
+        self.seeds: set[str] = set()
+        self.refused = 0
+
+    def check(self, excluded: Excluded) -> None:
+        if excluded.reason != "robots" or excluded.url not in self.seeds:
+            return
+        self.refused += 1
+        detail = excluded.detail
+        line = detail.get("line")
+        deciding = (
+            f"line {line}: {detail.get('text')}" if line is not None else str(detail.get("why"))
+        )
+        print(
+            f"politecrawl: robots.txt forbids the seed {excluded.url} ({deciding}); nothing "
+            "behind it is crawled. If it is your site, a record of its own lets politecrawl "
+            f"in:\n    User-agent: {self.agent}\n    Allow: /",
+            file=sys.stderr,
+        )
 
 
 def page_record(page: Page) -> dict[str, object]:

@@ -553,6 +553,14 @@ class Frontier:
             )
             return sorted(row.origin for row in rows)
 
+    def seed_urls(self) -> set[str]:
+        """The URLs added at depth 0 (the crawl's seeds), canonical."""
+        with self.database.engine.connect() as connection:
+            rows = connection.execute(
+                select(_urls.c.url).where(_urls.c.depth == 0, _urls.c.redirect_hops == 0)
+            )
+            return {row.url for row in rows}
+
     def defer_origin(
         self, origin: str, *, until: datetime | None, reason: str, detail: Any = None
     ) -> int:
