@@ -129,7 +129,63 @@ def test_b1_an_unknown_option(workspace):
 
 def test_b1_resume_without_a_crawl(workspace):
     result = politecrawl("resume", "--db", "fresh.db", cwd=workspace)
-    assert_one_line_error(result, "fresh.db", "no crawl has run")
+    assert_one_line_error(result, "no crawl database at fresh.db")
+    assert not (workspace / "fresh.db").exists()
+
+
+READING_COMMANDS = [
+    ("status",),
+    ("report",),
+    ("report", "--compare"),
+    ("why", "http://127.0.0.9:9/"),
+    ("robots", "show", "http://127.0.0.9:9"),
+    ("resume",),
+    ("recrawl",),
+]
+
+
+@pytest.mark.parametrize("command", READING_COMMANDS, ids=" ".join)
+def test_b1_a_reading_command_never_creates_a_database(workspace, command):
+    result = politecrawl(*command, "--db", "typo.db", cwd=workspace)
+    assert_one_line_error(result, "no crawl database at typo.db")
+    assert not (workspace / "typo.db").exists()
+    assert not list(workspace.glob("typo.db*"))  # no -wal or -shm either
+
+
+@pytest.mark.parametrize("command", READING_COMMANDS, ids=" ".join)
+def test_b1_a_reading_command_leaves_an_empty_sqlite_file_alone(workspace, command):
+    other = workspace / "other.db"
+    sqlite3.connect(other).close()  # an SQLite file with nothing in it
+    (workspace / "empty.db").write_bytes(b"")
+    before = digest(other)
+    result = politecrawl(*command, "--db", "other.db", cwd=workspace)
+    assert result.returncode == 2, result.stderr
+    assert digest(other) == before
+    result = politecrawl(*command, "--db", "empty.db", cwd=workspace)
+    assert_one_line_error(result, "no crawl database at empty.db")
+    assert (workspace / "empty.db").read_bytes() == b""
+
+
+def test_b1_the_library_reading_entry_point_never_creates_either(tmp_path):
+    from politecrawl.errors import StoreError
+
+    with pytest.raises(StoreError, match="no crawl database at"):
+        open_database(str(tmp_path / "typo.db"), create=False)
+    assert not list(tmp_path.iterdir())
+
+
+def test_b1_a_postgres_database_without_a_crawl_is_refused_by_readers():
+    from tests.store.conftest import postgres_schema_url, require_postgres
+
+    from politecrawl.errors import StoreError
+
+    require_postgres()
+    for url in postgres_schema_url():
+        with pytest.raises(StoreError, match="no crawl database at"):
+            open_database(url, create=False)
+        database = open_database(url)  # a writer creates it; then a reader opens it
+        database.close()
+        open_database(url, create=False).close()
 
 
 def test_b1_an_unreachable_postgres(workspace):

@@ -22,7 +22,7 @@ from politecrawl.urls import InvalidURL, origin_of
 
 def status_command(args: argparse.Namespace) -> int:
     """Frontier counts by state, hosts and what they wait for, robots.txt outcome per origin."""
-    database = open_database(args.db)
+    database = open_database(args.db, create=False)
     try:
         now = datetime.now(UTC)
         stats = Frontier(database).stats(now=now)
@@ -62,7 +62,7 @@ def robots_show_command(args: argparse.Namespace) -> int:
         origin = str(origin_of(args.origin))
     except InvalidURL as error:
         raise UserInputError(f"not an origin or URL: {args.origin!r} ({error.reason})") from None
-    database = open_database(args.db)
+    database = open_database(args.db, create=False)
     try:
         outcome = PolicyStore(database).get(origin)
     finally:
@@ -104,7 +104,7 @@ def report_command(args: argparse.Namespace) -> int:
         return _compare_command(args)
     renderers = {"text": render_text, "csv": render_csv, "json": render_json, "html": render_html}
     agent, max_redirects = _crawl_settings(args.db)
-    database = open_database(args.db)
+    database = open_database(args.db, create=False)
     try:
         report = build_report(
             database, agent=agent, slow_seconds=args.slow, max_redirects=max_redirects
@@ -124,7 +124,7 @@ def _compare_command(args: argparse.Namespace) -> int:
     )
     from politecrawl.store.passes import compare_passes  # noqa: PLC0415
 
-    database = open_database(args.db)
+    database = open_database(args.db, create=False)
     try:
         comparison = compare_passes(database, after=args.pass_number)
     finally:
@@ -160,7 +160,7 @@ def why_command(args: argparse.Namespace) -> int:
     from politecrawl.store.reading import url_history  # noqa: PLC0415
 
     agent, _ = _crawl_settings(args.db)
-    database = open_database(args.db)
+    database = open_database(args.db, create=False)
     try:
         history = url_history(database, args.url)
     finally:
@@ -177,7 +177,7 @@ def _crawl_settings(target: str) -> tuple[str, int]:
     from politecrawl.config import CrawlConfig  # noqa: PLC0415
     from politecrawl.store.runs import last_config  # noqa: PLC0415
 
-    database = open_database(target)
+    database = open_database(target, create=False)
     try:
         stored = last_config(database) or {}
     finally:

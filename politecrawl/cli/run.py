@@ -80,7 +80,7 @@ def _stored_config(args: argparse.Namespace, command: str, verb: str) -> CrawlCo
     """The configuration of the crawl in ``--db`` with this run's flags and environment on top."""
     if args.db is None:
         raise UserInputError(f"{command} needs --db (the crawl to {verb})")
-    database = open_database(args.db)
+    database = open_database(args.db, create=False)
     try:
         stored = last_config(database)
     finally:

@@ -180,10 +180,13 @@ def to_url(target: str) -> URL:
         raise StoreError(f"{target}: not a database URL or path ({error})") from None
 
 
-def _check_sqlite_file(path: Path, shown: str) -> None:
-    """Refuse a path that cannot hold a crawl database, before SQLite touches it."""
+def _check_sqlite_file(path: Path, shown: str, *, create: bool) -> None:
+    """Refuse a path that cannot hold a crawl database, before SQLite touches it; without
+    ``create``, also a path that holds none yet (B1: a typo never creates a file)."""
     if path.is_dir():
         raise StoreError(f"{shown}: is a directory, not a crawl database file")
+    if not create and (not path.exists() or path.stat().st_size == 0):
+        raise StoreError(f"no crawl database at {shown}")
     if not path.parent.is_dir():
         raise StoreError(f"{shown}: directory {path.parent} does not exist")
     if not path.exists():
@@ -208,6 +211,10 @@ def _check_sqlite_file(path: Path, shown: str) -> None:
             f"{shown}: not a usable SQLite database ({error}); left unchanged"
         ) from None
     _check_tables(tables, None if current is None else current[0], shown)
+    if not create and VERSION_TABLE not in tables:
+        raise StoreError(
+            f"{shown}: not a crawl database (an SQLite file without one); left unchanged"
+        )
     if not os.access(path, os.W_OK) or not os.access(path.parent, os.W_OK):
         raise StoreError(f"{shown}: the database or its directory is read-only")
 
@@ -256,7 +263,7 @@ def _create_engine(url: URL, settings: DatabaseSettings) -> Engine:
         raise StoreError(f"no driver for {url.drivername}: {error}") from None
 
 
-def _check_and_migrate(database: Database, shown: str) -> None:
+def _check_and_migrate(database: Database, shown: str, *, create: bool) -> None:
     with database.transaction() as connection:
         if connection.dialect.name == "postgresql":
             # Workers starting together on an empty database must not all create the schema:
@@ -267,6 +274,8 @@ def _check_and_migrate(database: Database, shown: str) -> None:
         if VERSION_TABLE in tables:
             current = connection.exec_driver_sql(_VERSION_QUERY).scalar()
         _check_tables(tables, current, shown)
+        if not create and VERSION_TABLE not in tables:
+            raise StoreError(f"no crawl database at {shown}")
         if current == schema_head():
             return
         config = _alembic_config()
@@ -274,17 +283,23 @@ def _check_and_migrate(database: Database, shown: str) -> None:
         command.upgrade(config, "head")
 
 
-def open_database(target: str, settings: DatabaseSettings | None = None) -> Database:
-    """Open (creating or upgrading) the crawl database at ``target``: a path or a URL."""
+def open_database(
+    target: str, settings: DatabaseSettings | None = None, *, create: bool = True
+) -> Database:
+    """Open (creating or upgrading) the crawl database at ``target``: a path or a URL.
+
+    ``create=False`` is for readers (reports, status, why, resume): a missing file, or a
+    database without a crawl in it, is a ``StoreError`` ("no crawl database at ..."), and
+    nothing is created or changed (B1)."""
     settings = settings or DatabaseSettings()
     url = to_url(target)
     shown = target if "://" not in target else url.render_as_string(hide_password=True)
     if url.get_backend_name() == "sqlite" and url.database not in (None, "", ":memory:"):
-        _check_sqlite_file(Path(url.database), shown)
+        _check_sqlite_file(Path(url.database), shown, create=create)
     engine = _create_engine(url, settings)
     database = Database(engine, shown)
     try:
-        _check_and_migrate(database, shown)
+        _check_and_migrate(database, shown, create=create)
     except DBAPIError as error:
         engine.dispose()
         reason = " ".join(str(error.orig).split())  # drivers' messages span lines
