@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 import dataclasses
+import ipaddress
 import math
 from dataclasses import dataclass, field
 from typing import Literal
@@ -74,7 +75,9 @@ class CrawlConfig:
     max_duration_seconds: float | None = None
     """Stop claiming new work after this long (a run limit; resumable)."""
     trusted_networks: tuple[str, ...] = ()
-    """Private address ranges (CIDR) that links and redirects may lead into."""
+    """Private address ranges (CIDR) that links, redirects and host names may lead into."""
+    resolve: tuple[str, ...] = ()
+    """``HOST:ADDRESS`` answers given before DNS, as curl's --resolve (a staging host, say)."""
     max_url_length: int = 2048
     """Trap guard: longer URLs are not fetched (C3)."""
     max_path_segments: int = 32
@@ -184,11 +187,23 @@ class CrawlConfig:
             _fail("max_duration_seconds", f"must be a number of seconds > 0, not {duration!r}")
         if self.robots_min_lifetime_seconds > self.robots_max_lifetime_seconds:
             _fail("robots_min_lifetime_seconds", "is longer than robots_max_lifetime_seconds")
+        for pair in self.resolve:
+            host, colon, address = pair.partition(":")
+            if not colon or not host or not _is_ip(address):
+                _fail("resolve", f"{pair!r} is not HOST:ADDRESS (e.g. staging.example:10.0.0.5)")
         if self.semantics not in SEMANTICS_CHOICES:
             _fail("semantics", f"must be strict, draft or rfc9309, not {self.semantics!r}")
         if self.scope not in ("seeds", "domain", "any"):
             _fail("scope", f"must be seeds, domain or any, not {self.scope!r}")
         return self
+
+
+def _is_ip(text: str) -> bool:
+    try:
+        ipaddress.ip_address(text.strip("[]"))
+    except ValueError:
+        return False
+    return True
 
 
 def _fail(key: str, message: str) -> None:

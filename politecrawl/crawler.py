@@ -26,6 +26,7 @@ from types import TracebackType
 
 from politecrawl.clock import Clock, SystemClock
 from politecrawl.config import CrawlConfig
+from politecrawl.connect import AddressGuard
 from politecrawl.errors import StoreError
 from politecrawl.fetch import Fetcher, FetchLimits
 from politecrawl.gate import Gate
@@ -81,6 +82,7 @@ class Crawler:
         self.deferred_horizon_seconds = deferred_horizon_seconds
         self.database: Database | None = None
         self.frontier: Frontier | None = None
+        self._scope = Scope()
         self.summary = CrawlSummary()
         self._stop = threading.Event()
         self._lock = threading.Lock()
@@ -233,25 +235,8 @@ class Crawler:
         assert self.database is not None
         assert self.frontier is not None
         config = self.config
-        if self._fetcher is None:
-            self._fetcher = Fetcher(
-                user_agent=config.user_agent,
-                limits=FetchLimits(
-                    connect_timeout_seconds=config.connect_timeout_seconds,
-                    response_timeout_seconds=config.response_timeout_seconds,
-                    max_body_bytes=config.max_body_bytes,
-                ),
-            )
         frontier = self.frontier
-        gate = Gate(
-            config,
-            PolicyStore(self.database),
-            self._fetcher,
-            self.clock,
-            reserve_host=lambda host, now: frontier.reserve_host(host, now=now),
-            release_host=lambda host, at: frontier.release_host(host, next_fetch_at=at),
-        )
-        scope = Scope.from_seeds(
+        scope = self._scope = Scope.from_seeds(
             frontier.seed_origins(),
             mode=config.scope,
             include=config.include,
@@ -265,6 +250,31 @@ class Crawler:
                 max_query_bytes=config.max_query_bytes,
             ),
             trusted_networks=config.trusted_networks,
+        )
+        if self._fetcher is None:
+            self._fetcher = Fetcher(
+                user_agent=config.user_agent,
+                limits=FetchLimits(
+                    connect_timeout_seconds=config.connect_timeout_seconds,
+                    response_timeout_seconds=config.response_timeout_seconds,
+                    max_body_bytes=config.max_body_bytes,
+                ),
+                address_guard=AddressGuard(
+                    fixed={
+                        host.lower(): address
+                        for host, _, address in (pair.partition(":") for pair in config.resolve)
+                    },
+                    trusted_networks=scope.trusted_networks,
+                    allowed_hosts=lambda: self._scope.seed_hosts,  # the current run's seeds
+                ),
+            )
+        gate = Gate(
+            config,
+            PolicyStore(self.database),
+            self._fetcher,
+            self.clock,
+            reserve_host=lambda host, now: frontier.reserve_host(host, now=now),
+            release_host=lambda host, at: frontier.release_host(host, next_fetch_at=at),
         )
         return Visitor(
             config,

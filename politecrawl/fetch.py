@@ -25,6 +25,7 @@ from urllib.parse import urljoin
 import requests
 from urllib3.exceptions import HTTPError as Urllib3Error
 
+from politecrawl.connect import AddressGuard, SteeringRefusedError, guarded_adapter
 from politecrawl.errors import FetchError
 
 if TYPE_CHECKING:
@@ -120,12 +121,17 @@ class Fetcher:
         user_agent: str,
         limits: FetchLimits = FetchLimits(),
         session_factory: Callable[[], requests.Session] | None = None,
+        address_guard: AddressGuard | None = None,
     ) -> None:
+        """``address_guard`` checks the address of every connection (the anti-steering guard
+        for host names, ``connect``); the default guard resolves with the system's resolver
+        and lets no name reach a non-public address. Ignored with ``session_factory``."""
         if not user_agent.strip() or not user_agent.isprintable() or not user_agent.isascii():
             raise ValueError(f"the User-Agent must be printable ASCII, not {user_agent!r}")
         self._user_agent = user_agent
         self._limits = limits
-        self._session_factory = session_factory or new_session
+        guard = address_guard or AddressGuard()
+        self._session_factory = session_factory or (lambda: new_session(guard))
         self._local = threading.local()
         self._sessions: list[requests.Session] = []
         self._lock = threading.Lock()
@@ -198,6 +204,8 @@ class Fetcher:
             verify = True if env["verify"] is None else env["verify"]
             return adapter.send(request, stream=True, timeout=timeout, verify=verify,
                                 cert=env["cert"], proxies=env["proxies"])  # fmt: skip
+        except SteeringRefusedError as exc:
+            raise FetchError(f"refused: {exc}", url=url, temporary=False) from exc
         except (requests.RequestException, Urllib3Error, OSError) as exc:
             raise self._failure(url, exc, deadline) from exc
 
@@ -253,14 +261,15 @@ class Fetcher:
         return FetchError(f"response took longer than {seconds:g} s", url=url, temporary=True)
 
 
-def new_session() -> requests.Session:
+def new_session(guard: AddressGuard | None = None) -> requests.Session:
     """The default session: no proxies, credentials or CA bundle taken from the environment
-    (``trust_env`` off), so nothing but the asked URL is ever contacted."""
+    (``trust_env`` off), so nothing but the asked URL is ever contacted; every connection
+    through ``guard`` (``connect``)."""
     session = requests.Session()
     session.trust_env = False
     # One pool per host, for many hosts: requests' default keeps 10, and a crawl over more
     # hosts than that would open a new connection for most requests.
-    adapter = requests.adapters.HTTPAdapter(pool_connections=256, pool_maxsize=4)
+    adapter = guarded_adapter(guard or AddressGuard(), pool_connections=256, pool_maxsize=4)
     session.mount("http://", adapter)
     session.mount("https://", adapter)
     return session

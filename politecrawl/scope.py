@@ -249,6 +249,34 @@ def _steering_rule(origin: str, host: str, from_url: str, scope: Scope) -> str |
     return f"link from a public origin ({source_origin}) into {target}"
 
 
+def non_public_network(address: str) -> str | None:
+    """The non-public network an IP address (text) is in, else ``None`` (``connect`` asks)."""
+    try:
+        parsed = ipaddress.ip_address(address.strip("[]").split("%")[0])
+    except ValueError:
+        return None
+    parsed = _unmapped(parsed)
+    for net in _NON_PUBLIC:
+        if parsed.version == net.version and parsed in net:
+            return str(net)
+    return None
+
+
+def address_in(address: str, networks: Iterable[Network]) -> bool:
+    """Whether an IP address (text) is in one of ``networks``."""
+    try:
+        parsed = _unmapped(ipaddress.ip_address(address.strip("[]").split("%")[0]))
+    except ValueError:
+        return False
+    return any(parsed.version == net.version and parsed in net for net in networks)
+
+
+def is_steering_target(host: str) -> bool:
+    """Whether a canonical host is written as a non-public address or ``localhost``: a URL the
+    guard judges by the page that led to it (``check_scope``'s ``from_url``)."""
+    return _non_public(host) is not None
+
+
 def _non_public(host: str) -> str | None:
     """The non-public network (or ``localhost``) that ``host`` names, else ``None``."""
     if host == "localhost" or host.endswith(".localhost"):  # RFC 6761: always loopback

@@ -35,7 +35,7 @@ from politecrawl.politeness import (
     url_retry_at,
 )
 from politecrawl.results import Excluded, Page
-from politecrawl.scope import Scope, check_scope
+from politecrawl.scope import Scope, check_scope, is_steering_target
 from politecrawl.store import Frontier, HostPaceRecord, Lease, LinkOut, PageOutcome
 
 _RETRY_STATUSES = frozenset((429, 500, 502, 503, 504))
@@ -125,7 +125,16 @@ class Visitor:
     def visit(self, lease: Lease) -> VisitResult:
         """Decide, fetch and describe one URL; everything but a page is recorded here."""
         now = self.clock.now()
-        verdict = check_scope(lease.url, lease.depth, self.scope)
+        referrer = None
+        if (
+            lease.referrer_id is not None
+            and lease.origin not in self.scope.seed_origins
+            and is_steering_target(lease.host)
+        ):
+            # C1: a link or redirect into a loopback or private address is judged by the page
+            # that led to it (a name resolving there is judged at connect time, ``connect``).
+            referrer = self.frontier.url_of(lease.referrer_id)
+        verdict = check_scope(lease.url, lease.depth, self.scope, from_url=referrer)
         if not verdict.allowed:
             reason = verdict.reason or "scope"
             detail: dict[str, object] = {"rule": verdict.rule}

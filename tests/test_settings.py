@@ -335,6 +335,9 @@ def strategy_for(name, hint):
     text = st.text(st.characters(exclude_categories=("Cs",)), max_size=20)
     if name == "agent":
         return st.from_regex(r"[A-Za-z0-9][A-Za-z0-9_-]{0,15}", fullmatch=True)
+    if name == "resolve":
+        pair = st.tuples(st.from_regex(r"[a-z0-9.-]{1,20}", fullmatch=True), st.ip_addresses())
+        return st.lists(pair.map(lambda p: f"{p[0]}:{p[1]}"), max_size=3).map(tuple)
     if origin is Literal:
         return st.sampled_from(args)
     if origin is tuple:

@@ -19,6 +19,7 @@ FLAG_FIELDS = {
     "include": "include",
     "exclude": "exclude",
     "semantics": "semantics",
+    "resolve": "resolve",
 }
 
 
@@ -47,6 +48,12 @@ def add_crawl_options(parser: argparse.ArgumentParser, *, with_scope: bool = Tru
         choices=("strict", "draft", "rfc9309"),
         help="how robots.txt is read: strict (default) fetches only what both the 1996 draft "
         "and RFC 9309 allow; draft or rfc9309 alone",
+    )
+    option(
+        "--resolve",
+        action="append",
+        metavar="HOST:ADDRESS",
+        help="answer HOST with ADDRESS instead of DNS (repeatable), as curl --resolve",
     )
     option("--output", type=Path, metavar="FILE", help="append fetched URLs as JSON lines")
     verbosity = parser.add_mutually_exclusive_group()

@@ -177,7 +177,9 @@ class Frontier:
         )
         if claimed is None:
             return None
-        url_id, url, origin_id, depth, attempts, pass_number, hops, etag, last_modified = claimed
+        url_id, url, origin_id, depth, attempts, pass_number, hops, etag, modified, referrer = (
+            claimed
+        )
         return Lease(
             url_id=url_id,
             url=url,
@@ -191,8 +193,9 @@ class Frontier:
             claimed_at=now,
             redirect_hops=hops,
             etag=etag,
-            last_modified=last_modified,
+            last_modified=modified,
             host_error_streak=error_streak,
+            referrer_id=referrer,
         )
 
     def _origin_name(self, connection: Connection, origin_id: int) -> str:
@@ -552,6 +555,13 @@ class Frontier:
                 .distinct()
             )
             return sorted(row.origin for row in rows)
+
+    def url_of(self, url_id: int) -> str | None:
+        """The URL with id ``url_id`` (a lease's ``referrer_id``), if it exists."""
+        with self.database.engine.connect() as connection:
+            return connection.execute(
+                select(_urls.c.url).where(_urls.c.id == url_id)
+            ).scalar_one_or_none()
 
     def seed_urls(self) -> set[str]:
         """The URLs added at depth 0 (the crawl's seeds), canonical."""

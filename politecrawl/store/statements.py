@@ -74,6 +74,7 @@ LEASE_BEST_URL = (
         urls.c.redirect_hops,
         urls.c.etag,
         urls.c.last_modified,
+        urls.c.discovered_from,
     )
 )
 

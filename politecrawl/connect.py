@@ -1,0 +1,134 @@
+"""The connections ``fetch`` opens: a host name resolved once, checked, and pinned [C1, C4].
+
+The anti-steering guard of ``scope`` sees only what a URL says; a *name* that resolves to a
+loopback, private or link-local address is invisible to it. Here every connection first resolves
+its host name (through an injectable resolver, so tests never use real DNS, and with the
+``resolve`` setting's fixed answers first, as curl's ``--resolve`` does), refuses a non-public
+address unless the host is one the crawl was seeded with or the address is in
+``trusted_networks``, and connects to exactly the address it checked, so a second DNS answer
+cannot steer the connection elsewhere (DNS rebinding). Every request goes through it: pages,
+redirect hops and robots.txt. Hosts written as addresses are left to ``scope``, which knows the
+page that linked to them.
+
+With urllib3, the only other module here that touches the HTTP stack besides ``fetch``.
+"""
+
+from __future__ import annotations
+
+import socket
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from requests.adapters import HTTPAdapter
+from urllib3.connection import HTTPConnection, HTTPSConnection
+from urllib3.connectionpool import HTTPConnectionPool, HTTPSConnectionPool
+from urllib3.exceptions import ConnectTimeoutError, NameResolutionError, NewConnectionError
+from urllib3.util.connection import create_connection
+
+from politecrawl.scope import Network, address_in, non_public_network
+
+Resolver = Callable[[str, int], list[str]]
+"""``(host name, port)`` to the addresses to try, in order."""
+
+
+class SteeringRefusedError(Exception):
+    """A connection the anti-steering guard refused: a public name resolving to a private
+    address. Never retried."""
+
+
+def system_resolver(host: str, port: int) -> list[str]:
+    """The system's answer (``getaddrinfo``), addresses in its order, without repeats."""
+    found = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    return list(dict.fromkeys(str(info[4][0]) for info in found))
+
+
+@dataclass(frozen=True)
+class AddressGuard:
+    """Resolves a host name and decides which of its addresses may be connected to."""
+
+    resolver: Resolver = system_resolver
+    fixed: Mapping[str, str] = field(default_factory=dict)
+    """Host name -> address, answered before the resolver (the ``resolve`` setting)."""
+    trusted_networks: tuple[Network, ...] = ()
+    allowed_hosts: Callable[[], Iterable[str]] = tuple
+    """The host names that may resolve anywhere: the crawl's seed hosts."""
+
+    def address_for(self, host: str, port: int) -> str:
+        """The address to connect ``host`` to; raises ``SteeringRefusedError`` (or
+        ``socket.gaierror`` when the name does not resolve)."""
+        name = host.strip("[]").lower()
+        if _is_address(name):
+            return name  # written as an address: scope judged it, with its referrer
+        fixed = self.fixed.get(name)
+        addresses = [fixed] if fixed is not None else self.resolver(name, port)
+        if not addresses:
+            raise socket.gaierror(f"{name} has no address")
+        refused = []
+        for address in addresses:
+            network = non_public_network(address)
+            if network is None or self._may_reach_private(name, address):
+                return address
+            refused.append(f"{address} ({network})")
+        raise SteeringRefusedError(
+            f"{name} resolves to {', '.join(refused)}, a non-public address; not a seed host "
+            "and not in trusted_networks (anti-steering guard)"
+        )
+
+    def _may_reach_private(self, name: str, address: str) -> bool:
+        return address_in(address, self.trusted_networks) or name in set(self.allowed_hosts())
+
+
+def guarded_adapter(guard: AddressGuard, **options: Any) -> HTTPAdapter:
+    """A requests adapter whose every connection goes through ``guard``."""
+    adapter = HTTPAdapter(**options)
+    adapter.poolmanager.pool_classes_by_scheme = _pool_classes(guard)
+    return adapter
+
+
+def _connect(connection: HTTPConnection, guard: AddressGuard) -> socket.socket:
+    """urllib3's ``HTTPConnection._new_conn``, to the address the guard checked (pinned: no
+    second lookup). The connection's host name is left as it is, for the Host header and TLS."""
+    try:
+        address = guard.address_for(connection.host, connection.port)
+        return create_connection(
+            (address, connection.port),
+            connection.timeout,
+            source_address=connection.source_address,
+            socket_options=connection.socket_options,
+        )
+    except socket.gaierror as error:
+        raise NameResolutionError(connection.host, connection, error) from error
+    except TimeoutError as error:
+        raise ConnectTimeoutError(
+            connection, f"Connection to {connection.host} timed out ({connection.timeout})"
+        ) from error
+    except OSError as error:
+        message = f"Failed to establish a connection: {error}"
+        raise NewConnectionError(connection, message) from error
+
+
+def _pool_classes(guard: AddressGuard) -> dict[str, type[HTTPConnectionPool]]:
+    class GuardedHTTPConnection(HTTPConnection):
+        def _new_conn(self) -> socket.socket:
+            return _connect(self, guard)
+
+    class GuardedHTTPSConnection(HTTPSConnection):
+        def _new_conn(self) -> socket.socket:
+            return _connect(self, guard)
+
+    class GuardedHTTPConnectionPool(HTTPConnectionPool):
+        ConnectionCls = GuardedHTTPConnection
+
+    class GuardedHTTPSConnectionPool(HTTPSConnectionPool):
+        ConnectionCls = GuardedHTTPSConnection
+
+    return {"http": GuardedHTTPConnectionPool, "https": GuardedHTTPSConnectionPool}
+
+
+def _is_address(name: str) -> bool:
+    try:
+        socket.inet_pton(socket.AF_INET6 if ":" in name else socket.AF_INET, name)
+    except OSError:
+        return False
+    return True

@@ -1,0 +1,189 @@
+"""The anti-steering guard at work: in the crawl, at connect time, through the CLI [C1, C4].
+
+A public page must not steer the crawler into a loopback, private or link-local address (server-
+side request forgery), whether the link writes the address (judged by scope with the page that
+led there) or a name that resolves there (judged when connecting, the address pinned). Names
+are answered by an injected resolver or ``--resolve``: never real DNS.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import os
+import socket
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import pytest
+
+from politecrawl.connect import AddressGuard, SteeringRefusedError
+from politecrawl.errors import FetchError
+from politecrawl.fetch import Fetcher
+
+
+class Server:
+    """A tiny site on one loopback address, logging every request it gets."""
+
+    def __init__(self, address: str, pages: dict[str, tuple[int, str, dict[str, str]]]) -> None:
+        self.requests: list[tuple[str, str]] = []  # (Host header, path)
+        log = self.requests
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"  # keep-alive, as real servers
+
+            def do_GET(self) -> None:
+                log.append((self.headers.get("Host", ""), self.path))
+                status, body, headers = pages.get(self.path, (404, "no", {}))
+                data = body.encode()
+                self.send_response(status)
+                for name, value in {"Content-Type": "text/html", **headers}.items():
+                    self.send_header(name, value)
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+            def log_message(self, *args: object) -> None:
+                pass
+
+        self._server = ThreadingHTTPServer((address, 0), Handler)
+        self.port = self._server.server_address[1]
+        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+        self._thread.start()
+
+    def close(self) -> None:
+        self._server.shutdown()
+        self._server.server_close()
+
+
+@pytest.fixture
+def secret_server() -> Iterator[Server]:
+    server = Server("127.0.0.1", {"/secret": (200, "the admin page", {})})
+    yield server
+    server.close()
+
+
+# --- the guard ----------------------------------------------------------------------------------
+
+
+def resolver_of(answers: dict[str, list[str]]):
+    asked: list[str] = []
+
+    def resolve(host: str, port: int) -> list[str]:
+        asked.append(host)
+        return answers[host]
+
+    return resolve, asked
+
+
+def test_c1_a_name_resolving_to_a_private_address_is_refused():
+    resolve, _ = resolver_of({"internal.test": ["10.1.2.3"], "metadata.test": ["169.254.169.254"]})
+    guard = AddressGuard(resolver=resolve)
+    for name in ("internal.test", "metadata.test"):
+        with pytest.raises(SteeringRefusedError, match="non-public address"):
+            guard.address_for(name, 80)
+
+
+def test_c1_a_public_answer_is_pinned_and_exceptions_are_seeds_and_trusted_networks():
+    resolve, asked = resolver_of({"public.test": ["93.184.216.34"], "staging.test": ["10.0.0.5"]})
+    assert AddressGuard(resolver=resolve).address_for("public.test", 80) == "93.184.216.34"
+    seeded = AddressGuard(resolver=resolve, allowed_hosts=lambda: {"staging.test"})
+    assert seeded.address_for("staging.test", 80) == "10.0.0.5"
+    trusted = AddressGuard(resolver=resolve, trusted_networks=(ipaddress.ip_network("10.0.0.0/8"),))
+    assert trusted.address_for("STAGING.test", 80) == "10.0.0.5"
+    assert asked == ["public.test", "staging.test", "staging.test"]
+
+
+def test_c1_fixed_answers_come_first_and_addresses_pass_through():
+    resolve, asked = resolver_of({})
+    guard = AddressGuard(resolver=resolve, fixed={"public.test": "93.184.216.34"})
+    assert guard.address_for("public.test", 443) == "93.184.216.34"
+    assert guard.address_for("127.0.0.5", 80) == "127.0.0.5"  # scope judges written addresses
+    assert guard.address_for("[::1]", 80) == "::1"
+    assert asked == []
+
+
+def test_c1_a_name_without_an_address_is_a_resolution_failure():
+    resolve, _ = resolver_of({"nowhere.test": []})
+    with pytest.raises(socket.gaierror):
+        AddressGuard(resolver=resolve).address_for("nowhere.test", 80)
+
+
+def test_c1_the_fetcher_never_connects_where_the_guard_refuses(secret_server):
+    resolve, _ = resolver_of({"internal.test": ["127.0.0.1"]})
+    url = f"http://internal.test:{secret_server.port}/secret"
+    fetcher = Fetcher(user_agent="politecrawl/1", address_guard=AddressGuard(resolver=resolve))
+    with fetcher, pytest.raises(FetchError, match=r"refused: internal\.test resolves to") as err:
+        fetcher.fetch(url)
+    assert not err.value.temporary
+    assert secret_server.requests == []
+
+
+def test_c1_a_seed_host_reaches_its_private_address_pinned(secret_server):
+    resolve, asked = resolver_of({"internal.test": ["127.0.0.1"]})
+    guard = AddressGuard(resolver=resolve, allowed_hosts=lambda: {"internal.test"})
+    url = f"http://internal.test:{secret_server.port}/secret"
+    with Fetcher(user_agent="politecrawl/1", address_guard=guard) as fetcher:
+        assert fetcher.fetch(url).body == b"the admin page"
+        assert fetcher.fetch(url).status == 200  # a kept-alive connection: no second lookup
+    assert secret_server.requests == [(f"internal.test:{secret_server.port}", "/secret")] * 2
+    assert asked == ["internal.test"]
+
+
+# --- through the command line --------------------------------------------------------------------
+
+
+@pytest.mark.timeout(120)
+def test_c1_c4_a_public_page_cannot_steer_the_crawl_into_private_addresses(tmp_path: Path):
+    """public.test (a seed, answered as 127.0.0.21 by --resolve) links to an address written out
+    (127.0.0.22), to a name answered as a private address (internal.test), and redirects to the
+    address: none of the three private servers ever sees a request."""
+    admin = Server("127.0.0.22", {"/admin": (200, "admin", {}), "/robots.txt": (404, "", {})})
+    internal = Server("127.0.0.23", {"/secret": (200, "secret", {})})
+    written = f"http://127.0.0.22:{admin.port}/admin"
+    named = f"http://internal.test:{internal.port}/secret"
+    home = f'<a href="{written}">a</a> <a href="{named}">b</a> <a href="/go">c</a>'
+    public = Server(
+        "127.0.0.21",
+        {
+            "/robots.txt": (200, "User-agent: *\nDisallow:\n", {}),
+            "/": (200, home, {}),
+            "/go": (302, "", {"Location": f"http://127.0.0.22:{admin.port}/admin?via=redirect"}),
+        },
+    )
+    seeds = tmp_path / "seeds.txt"
+    seeds.write_text(f"http://public.test:{public.port}/\n")
+    try:
+        result = subprocess.run(
+            [
+                *(sys.executable, "-m", "politecrawl", "run", str(seeds), "--db", "crawl.db"),
+                *("--scope", "any", "--delay", "0.05", "--quiet"),
+                *("--resolve", "public.test:127.0.0.21", "--resolve", "internal.test:127.0.0.23"),
+            ],
+            capture_output=True,
+            text=True,
+            timeout=90,
+            cwd=tmp_path,
+            env={**os.environ, "POLITECRAWL_ROBOTS_MAX_ATTEMPTS": "1"},
+            check=False,
+        )
+        report = subprocess.run(
+            [sys.executable, "-m", "politecrawl", "report", "--db", "crawl.db"],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            cwd=tmp_path,
+            check=False,
+        )
+    finally:
+        for server in (public, admin, internal):
+            server.close()
+    assert "Traceback" not in result.stderr, result.stderr
+    assert {path for _, path in public.requests} == {"/robots.txt", "/", "/go"}
+    assert admin.requests == []
+    assert internal.requests == []
+    assert "link from a public origin" in report.stdout
+    assert "into 127.0.0.0/8" in report.stdout
