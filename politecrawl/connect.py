@@ -1,4 +1,5 @@
-"""The connections ``fetch`` opens: a host name resolved once, checked, and pinned [C1, C4].
+"""The connections ``fetch`` opens: a host name resolved once, checked, and pinned [C1, C4];
+and the one deadline of a response, from the request to its last header [C7].
 
 The anti-steering guard of ``scope`` sees only what a URL says; a *name* that resolves to a
 loopback, private or link-local address is invisible to it. Here every connection first resolves
@@ -10,13 +11,23 @@ cannot steer the connection elsewhere (DNS rebinding). Every request goes throug
 redirect hops and robots.txt. Hosts written as addresses are left to ``scope``, which knows the
 page that linked to them.
 
+A socket time-out bounds each read, not a response: a server that sends its status line and
+headers a byte at a time would hold a worker (and its host's one slot) for as long as it likes.
+So the fetcher sets a deadline (``response_deadline``) for the request it sends, and while a
+connection waits for the headers a timer shuts its socket down at that deadline; ``fetch``
+bounds the body the same way.
+
 With urllib3, the only other module here that touches the HTTP stack besides ``fetch``.
 """
 
 from __future__ import annotations
 
+import contextlib
 import socket
-from collections.abc import Callable, Iterable, Mapping
+import threading
+import time
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -108,14 +119,54 @@ def _connect(connection: HTTPConnection, guard: AddressGuard) -> socket.socket:
         raise NewConnectionError(connection, message) from error
 
 
+_deadline = threading.local()
+
+
+@contextmanager
+def response_deadline(deadline: float) -> Iterator[None]:
+    """Within the block, a connection of this thread waiting for a response's headers is cut
+    off at ``deadline`` (``time.monotonic()`` seconds)."""
+    _deadline.at = deadline
+    try:
+        yield
+    finally:
+        _deadline.at = None
+
+
+def _headers_within_deadline(connection: HTTPConnection, read: Callable[[], Any]) -> Any:
+    """``read()`` (the connection's ``getresponse``), its socket shut down at the deadline."""
+    deadline = getattr(_deadline, "at", None)
+    sock = connection.sock
+    if deadline is None or sock is None:
+        return read()
+    timer = threading.Timer(max(deadline - time.monotonic(), 0.0), _shut, (sock,))
+    timer.daemon = True
+    timer.start()
+    try:
+        return read()
+    finally:
+        timer.cancel()
+
+
+def _shut(sock: socket.socket) -> None:
+    with contextlib.suppress(OSError):  # already closed: nothing to cut
+        sock.shutdown(socket.SHUT_RDWR)
+
+
 def _pool_classes(guard: AddressGuard) -> dict[str, type[HTTPConnectionPool]]:
     class GuardedHTTPConnection(HTTPConnection):
         def _new_conn(self) -> socket.socket:
             return _connect(self, guard)
 
+        def getresponse(self) -> Any:
+            return _headers_within_deadline(self, super().getresponse)
+
     class GuardedHTTPSConnection(HTTPSConnection):
         def _new_conn(self) -> socket.socket:
             return _connect(self, guard)
+
+        def getresponse(self) -> Any:
+            return _headers_within_deadline(self, super().getresponse)
 
     class GuardedHTTPConnectionPool(HTTPConnectionPool):
         ConnectionCls = GuardedHTTPConnection

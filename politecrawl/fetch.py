@@ -25,7 +25,12 @@ from urllib.parse import urljoin
 import requests
 from urllib3.exceptions import HTTPError as Urllib3Error
 
-from politecrawl.connect import AddressGuard, SteeringRefusedError, guarded_adapter
+from politecrawl.connect import (
+    AddressGuard,
+    SteeringRefusedError,
+    guarded_adapter,
+    response_deadline,
+)
 from politecrawl.errors import FetchError
 
 if TYPE_CHECKING:
@@ -202,8 +207,9 @@ class Fetcher:
             adapter = session.get_adapter(request.url or "")
             env = session.merge_environment_settings(request.url, {}, True, None, None)
             verify = True if env["verify"] is None else env["verify"]
-            return adapter.send(request, stream=True, timeout=timeout, verify=verify,
-                                cert=env["cert"], proxies=env["proxies"])  # fmt: skip
+            with response_deadline(deadline):  # C7: headers that trickle are cut off too
+                return adapter.send(request, stream=True, timeout=timeout, verify=verify,
+                                    cert=env["cert"], proxies=env["proxies"])  # fmt: skip
         except SteeringRefusedError as exc:
             raise FetchError(f"refused: {exc}", url=url, temporary=False) from exc
         except (requests.RequestException, Urllib3Error, OSError) as exc:

@@ -114,6 +114,36 @@ def test_c7_socket_waits_never_outlast_the_deadline(server):
         assert time.monotonic() - started < 1.45
 
 
+def test_c7_headers_that_trickle_are_cut_off_at_the_deadline(server):
+    """One deadline from the request to the last byte: a status line and headers sent a byte at
+    a time (each socket read succeeds) are cut off too, and the connection is closed, so the
+    server sees the crawler hang up long before it has sent them all."""
+    head = b"HTTP/1.1 200 OK\r\n" + b"".join(b"X-Pad-%d: x\r\n" % i for i in range(40))
+    sent = []
+
+    def trickle_headers(handler: Handler) -> None:
+        try:
+            for index in range(len(head)):
+                if server.stopping.wait(0.02):
+                    return
+                handler.wfile.write(head[index : index + 1])
+                handler.wfile.flush()
+                sent.append(index)
+        except OSError:
+            sent.append("hung up")
+
+    server.routes["/slow-head"] = trickle_headers
+    fetcher = make_fetcher(response_timeout_seconds=0.5)
+    with fetcher, pytest.raises(FetchError, match=r"longer than 0\.5 s") as caught:
+        fetcher.fetch(server.url("/slow-head"))
+    assert caught.value.temporary
+    deadline = time.monotonic() + 10
+    while "hung up" not in sent and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert "hung up" in sent  # the connection was closed, not left open for the server
+    assert len(sent) - 1 < len(head)  # cut off before the headers were all sent
+
+
 def test_c7_silent_server_times_out_before_headers(server):
     server.routes["/mute"] = lambda h: server.stopping.wait(5)
     with make_fetcher(response_timeout_seconds=0.5) as fetcher:
