@@ -17,8 +17,7 @@ import time
 import zlib
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from datetime import UTC, datetime
-from email.utils import parsedate_to_datetime
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urljoin
 
@@ -32,6 +31,7 @@ from politecrawl.connect import (
     response_deadline,
 )
 from politecrawl.errors import FetchError
+from politecrawl.httpdates import parse_http_date
 
 if TYPE_CHECKING:
     from urllib3.response import BaseHTTPResponse
@@ -100,12 +100,9 @@ class FetchResult:
         value = self._first("Retry-After") or ""
         if value.isascii() and value.isdigit():
             return min(float(value), _LONGEST_RETRY_AFTER_SECONDS)
-        try:
-            when = parsedate_to_datetime(value)
-        except (TypeError, ValueError, IndexError, OverflowError):
+        when = parse_http_date(value)
+        if when is None:
             return None
-        if when.tzinfo is None:  # "-0000": UTC, by RFC 5322
-            when = when.replace(tzinfo=UTC)
         return min(max((when - now).total_seconds(), 0.0), _LONGEST_RETRY_AFTER_SECONDS)
 
     def _values(self, name: str) -> list[str]:

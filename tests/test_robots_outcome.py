@@ -4,6 +4,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from politecrawl.httpdates import parse_http_date
 from politecrawl.robots.outcome import (
     RobotsRules,
     freshness_seconds,
@@ -113,3 +114,59 @@ def test_e3_304_renews_the_policy():
     fresh = renewed(previous, {"Cache-Control": "max-age=60"}, now=later, rules=RULES)
     assert (fresh.kind, fresh.body, fresh.etag) == ("parsed", previous.body, '"v1"')
     assert fresh.expires_at == later + timedelta(seconds=60)
+
+
+# --- HTTP dates: one reader for Expires, Date and Retry-After (E2, P3) -----------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Sun, 06 Nov 1994 08:49:37 GMT",  # IMF-fixdate
+        "Sunday, 06-Nov-94 08:49:37 GMT",  # RFC 850
+        "Sun Nov  6 08:49:37 1994",  # asctime: no zone, UTC
+        "Sun, 06 Nov 1994 08:49:37 -0000",  # RFC 5322's "unknown zone": UTC in HTTP
+        "Sun, 06 Nov 1994 09:49:37 +0100",
+    ],
+)
+def test_e2_http_dates_in_every_format_are_utc(text):
+    assert parse_http_date(text) == datetime(1994, 11, 6, 8, 49, 37, tzinfo=UTC)
+
+
+@pytest.mark.parametrize("text", [None, "", "  ", "yesterday", "Sun, 32 Nov 1994 08:49:37 GMT"])
+def test_e2_what_is_not_an_http_date(text):
+    assert parse_http_date(text) is None
+
+
+def test_e2_expires_without_date_counts_from_when_the_answer_arrived():
+    now = datetime(2026, 11, 25, 12, 0, tzinfo=UTC)
+    headers = {"Expires": "Wed, 25 Nov 2026 13:00:00 GMT"}
+    assert freshness_seconds(headers, RobotsRules(), received_at=now) == 3600.0
+    outcome = outcome_of_response(
+        200, headers, b"", now=now, failures_before=0, rules=RobotsRules()
+    )
+    assert outcome.expires_at == now + timedelta(hours=1)
+
+
+def test_e2_an_expires_zone_written_minus_0000_is_utc():
+    headers = {
+        "Date": "Wed, 25 Nov 2026 12:00:00 GMT",
+        "Expires": "Wed, 25 Nov 2026 14:00:00 -0000",
+    }
+    assert freshness_seconds(headers, RobotsRules()) == 7200.0
+
+
+def test_p3_retry_after_reads_dates_as_expires_does():
+    from politecrawl.fetch import FetchResult
+
+    now = datetime(2026, 11, 25, 12, 0, tzinfo=UTC)
+    result = FetchResult(
+        "http://e.org/",
+        503,
+        (("Retry-After", "Wed, 25 Nov 2026 12:01:00 -0000"),),
+        b"",
+        False,
+        0.0,
+        None,
+    )
+    assert result.retry_after_seconds(now) == 60.0

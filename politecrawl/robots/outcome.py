@@ -8,12 +8,13 @@ for its own shorter lifetime (E4); a temporary failure until its next retry, wit
 
 from __future__ import annotations
 
-import email.utils
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Literal
+
+from politecrawl.httpdates import parse_http_date
 
 OutcomeKind = Literal["parsed", "allow_all", "disallow_all", "deferred"]
 _MAX_AGE = re.compile(r"(?:^|,)\s*(?:s-maxage|max-age)\s*=\s*\"?(\d+)", re.IGNORECASE)
@@ -63,18 +64,11 @@ def _header(headers: Mapping[str, str], name: str) -> str | None:
     return None
 
 
-def _http_date(value: str | None) -> datetime | None:
-    if not value:
-        return None
-    try:
-        parsed = email.utils.parsedate_to_datetime(value)
-    except (TypeError, ValueError, IndexError):
-        return None
-    return parsed if parsed.tzinfo is not None else None
-
-
-def freshness_seconds(headers: Mapping[str, str], rules: RobotsRules) -> float:
-    """E2: Cache-Control max-age, else Expires minus Date, else 7 days; clamped to the bounds."""
+def freshness_seconds(
+    headers: Mapping[str, str], rules: RobotsRules, *, received_at: datetime | None = None
+) -> float:
+    """E2: Cache-Control max-age, else Expires minus Date (without a Date, the time the response
+    was received, RFC 9111 4.2.1), else 7 days; clamped to the bounds."""
     lifetime = rules.max_lifetime_seconds
     cache_control = _header(headers, "cache-control") or ""
     max_age = _MAX_AGE.search(cache_control)
@@ -83,8 +77,8 @@ def freshness_seconds(headers: Mapping[str, str], rules: RobotsRules) -> float:
     elif _NO_CACHE.search(cache_control):
         lifetime = 0.0
     else:
-        expires = _http_date(_header(headers, "expires"))
-        date = _http_date(_header(headers, "date"))
+        expires = parse_http_date(_header(headers, "expires"))
+        date = parse_http_date(_header(headers, "date")) or received_at
         if expires is not None and date is not None:
             lifetime = (expires - date).total_seconds()
         elif _header(headers, "expires") is not None:
@@ -105,7 +99,7 @@ def outcome_of_response(
     """The outcome of a final answer (redirects already followed, O7)."""
     etag = _header(headers, "etag")
     last_modified = _header(headers, "last-modified")
-    fresh_until = now + timedelta(seconds=freshness_seconds(headers, rules))
+    fresh_until = now + timedelta(seconds=freshness_seconds(headers, rules, received_at=now))
     if 200 <= status < 300:
         return RobotsOutcome(
             "parsed",
@@ -199,7 +193,7 @@ def renewed(
     previous: RobotsOutcome, headers: Mapping[str, str], *, now: datetime, rules: RobotsRules
 ) -> RobotsOutcome:
     """E3: a 304 answer to a revalidation keeps the policy and renews its lifetime."""
-    fresh_until = now + timedelta(seconds=freshness_seconds(headers, rules))
+    fresh_until = now + timedelta(seconds=freshness_seconds(headers, rules, received_at=now))
     return RobotsOutcome(
         previous.kind,
         previous.status,
