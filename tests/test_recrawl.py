@@ -184,3 +184,22 @@ def test_a_killed_recrawl_is_finished_by_resume(small_web, tmp_path):
     again = sum(count - 1 for count in Counter(r.url for r in pages).values())
     assert again <= 4  # at most the requests in flight at the kill (4 workers)
     assert killed
+
+
+def test_the_change_report_has_the_main_reports_guards():
+    """CSV cells never start a formula and show control characters; HTML escapes everything
+    and carries the main report's Content-Security-Policy (both through the same renderers)."""
+    from politecrawl.report.compare import render_compare_csv, render_compare_html
+    from politecrawl.store.passes import PassComparison
+
+    hostile = 'http://a.test/=HYPERLINK("http://evil.test")<script>alert(1)</script>\x1b[2J'
+    comparison = PassComparison(before=1, after=2, new=[hostile], newly_broken=["-1+1"])
+    csv_text = render_compare_csv(comparison)
+    assert "\x1b" not in csv_text
+    assert "\\x1b[2J" in csv_text
+    assert "\n'-1+1" in csv_text.replace("newly_broken,", "\n")  # quoted, never a formula
+    page = render_compare_html(comparison)
+    assert "<script>alert(1)</script>" not in page
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page
+    assert 'http-equiv="Content-Security-Policy"' in page
+    assert "default-src 'none'" in page

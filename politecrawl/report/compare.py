@@ -2,16 +2,21 @@
 
 Renders a ``politecrawl.store.passes.PassComparison`` as text, CSV, JSON or one self-contained
 HTML page: new, changed, unchanged, gone, newly broken, fixed, newly excluded by robots.txt,
-newly noindex, and redirects whose target changed.
+newly noindex, and redirects whose target changed. CSV and HTML go through the main report's
+renderers (``text.csv_cell``, ``html.render_page``), with the same guards: no spreadsheet
+formulas, control characters shown, everything escaped, the same Content-Security-Policy.
 """
 
 from __future__ import annotations
 
 import csv
-import html
 import io
 import json
+from html import escape
 
+from politecrawl.report.html import render_page
+from politecrawl.report.tables import Line, Table
+from politecrawl.report.text import csv_cell
 from politecrawl.store.passes import PassComparison
 
 _TITLES = {
@@ -61,9 +66,9 @@ def render_compare_text(comparison: PassComparison, *, list_unchanged: bool = Fa
 def render_compare_csv(comparison: PassComparison) -> str:
     """One row per finding: category, url, detail."""
     buffer = io.StringIO()
-    writer = csv.writer(buffer)
+    writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(["category", "url", "detail"])
-    writer.writerows(_rows(comparison))
+    writer.writerows([csv_cell(value) for value in row] for row in _rows(comparison))
     return buffer.getvalue()
 
 
@@ -85,32 +90,23 @@ def render_compare_json(comparison: PassComparison) -> str:
 
 
 def render_compare_html(comparison: PassComparison) -> str:
-    """One self-contained page: the counts, then a table per category."""
+    """One self-contained page: the counts, then a sortable table per category."""
     counts = comparison.counts()
-    parts = [
-        "<!doctype html><html lang=en><meta charset=utf-8>",
-        f"<title>politecrawl: pass {comparison.after} vs {comparison.before}</title>",
-        "<style>body{font:15px/1.4 system-ui,sans-serif;margin:2em;color:#222}"
-        "table{border-collapse:collapse;margin:.5em 0 1.5em}td,th{padding:.2em .8em;"
-        "border-bottom:1px solid #ddd;text-align:left}th{background:#f3f3f3}</style>",
-        f"<h1>Pass {comparison.after} compared with pass {comparison.before}</h1><table>",
-    ]
-    parts += [
-        f"<tr><th>{html.escape(title)}</th><td>{counts[key]}</td></tr>"
-        for key, title in _TITLES.items()
-    ]
-    parts.append("</table>")
-    for category, title in _TITLES.items():
-        items = [row for row in _rows(comparison) if row[0] == category]
-        parts.append(f"<h2>{html.escape(title)} ({len(items)})</h2>")
-        if not items:
-            parts.append("<p>none</p>")
-            continue
-        parts.append("<table><tr><th>URL</th><th>detail</th></tr>")
-        parts += [
-            f"<tr><td>{html.escape(url)}</td><td>{html.escape(detail)}</td></tr>"
-            for _, url, detail in items
-        ]
-        parts.append("</table>")
-    parts.append("</html>\n")
-    return "\n".join(parts)
+    rows = _rows(comparison)
+    sections = tuple(
+        Table(
+            category,
+            title,
+            ("URL", "Detail"),
+            tuple(
+                ((Line(url, url),), (Line(detail),))
+                for kind, url, detail in rows
+                if kind == category
+            ),
+        )
+        for category, title in _TITLES.items()
+    )
+    summary = (("Changes", tuple((title, counts[key], key) for key, title in _TITLES.items())),)
+    meta = "politecrawl change report: what a maintenance recrawl found different"
+    title = f"Pass {comparison.after} compared with pass {comparison.before}"
+    return render_page(title, escape(meta), summary, sections)

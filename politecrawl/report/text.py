@@ -125,9 +125,9 @@ def _deciding(line: int | None, text: str) -> str:
     return text if line is None else f"line {line}: {text}"
 
 
-def _cell(value: object) -> str:
+def csv_cell(value: object) -> str:
     """A CSV cell: control characters escaped, and a leading ``= + - @`` quoted with ``'`` so
-    that a spreadsheet never runs crawl data as a formula."""
+    that a spreadsheet never runs crawl data as a formula. Both reports' CSV go through it."""
     text = printable(str(value))
     return "'" + text if text[:1] in _FORMULA else text
 
@@ -137,7 +137,7 @@ def render_csv(report: Report) -> str:
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(CSV_COLUMNS)
-    writer.writerows([_cell(value) for value in row] for row in _csv_rows(report))
+    writer.writerows([csv_cell(value) for value in row] for row in _csv_rows(report))
     return buffer.getvalue()
 
 
