@@ -12,7 +12,7 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev,bench]'
 	@touch $(STAMP)
 
-## demo: set up, then crawl the bundled demo site on 127.0.0.1 and print the report
+## demo: set up, then crawl the bundled demo site (loopback 127.0.0.2-5) and print the report
 demo: $(STAMP)
 	$(BIN)/politecrawl demo
 

@@ -35,9 +35,9 @@ from pathlib import Path
 from typing import Any
 
 try:
-    from web_gen import Record, canonical, robots_verdict, split_url
+    from web_gen import canonical, split_url, strict_verdict
 except ImportError:  # imported as bench.audit_log
-    from bench.web_gen import Record, canonical, robots_verdict, split_url
+    from bench.web_gen import canonical, split_url, strict_verdict
 
 _LINE = re.compile(r'^(\S+) (\S+) (\S+) (\d+) (\d+) (\d+) "(.*)" "(.*)"(?: (\d+) (\d+))?$')
 _INFINITY = float("inf")
@@ -145,10 +145,8 @@ def _robots_reason(url: str, truth: dict[str, Any]) -> str | None:
     kind = truth["robots"].get(origin, "")
     if kind.startswith(("O5", "O6")):
         return kind
-    rules = truth["robots_rules"].get(origin)
-    if rules:
-        return robots_verdict(Record(["*"], [(bool(a), str(p)) for a, p in rules]), path)
-    return None
+    text = truth["robots_text"].get(origin)
+    return strict_verdict(text, truth["agent"], path) if text else None
 
 
 def _is_robots(url: str) -> bool:

@@ -307,6 +307,9 @@ def rows(measure: Measure, result: Audit) -> dict[str, float | int | str]:
         "recall": result.recall,
         "missed": len(result.missed),
         "forbidden fetches": len(result.forbidden),
+        "  of which only RFC 9309 forbids": sum(
+            "RFC 9309 reading" in why for _, why in result.forbidden
+        ),
         "robots.txt-first violations (O2)": len(result.robots_first),
         "overlaps (P1)": len(result.overlaps),
         "gap violations (P2)": len(result.gap_violations),

@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import functools
 import json
 import math
 import random
@@ -53,7 +54,7 @@ AGENTS = ("politecrawl", "scrapybench")
 OUTSIDE_ADDRESS = "127.0.1.1"  # linked to, served, never a seed: C1 says never fetched
 PAGES_PER_SECTION = 50
 KINDS_FIRST = ("named-delay", "star", "403", "500", "disallow-all", "404")
-KINDS_CYCLE = ("named", "star", "404")
+KINDS_CYCLE = ("named", "star", "404", "real-docs", "real-gitlab", "longest")
 TRAP_ROOT = "/trap/x/"
 TRAP_RE = r"/trap/(?:x/)+"
 _WORDS = (
@@ -122,6 +123,42 @@ def crawl_delay_for(delay: float) -> float:
     return max(round(1.25 * delay, 3), 0.01)
 
 
+# robots.txt shaped like real sites' files (M7), each with the paths its hosts link to: what the
+# draft's letter alone would fetch although the owner forbids it, and what both readings allow.
+REAL_SHAPES: dict[str, tuple[str, tuple[str, ...]]] = {
+    "real-docs": (  # docs.python.org: rule lines after a blank line and a comment (F4)
+        "User-agent: *\nDisallow: /dev\nDisallow: /release\n\n# Disallow EOL versions\n"
+        "Disallow: /2/\nDisallow: /2.7/\nDisallow: /3.5/\n",
+        ("/2.7/index.html", "/3.5/library.html", "/dev/index.html", "/3.12/index.html"),
+    ),
+    "real-gitlab": (  # GitLab: three "*" groups, wildcards
+        "User-Agent: *\nDisallow: /search\nDisallow: /groups/*/edit\nDisallow: /users\n"
+        "Allow: /users/sign_in\n\n# Global snippets\nUser-Agent: *\nDisallow: /s/\n\n"
+        "# Project details\nUser-Agent: *\nDisallow: /*/*/raw\nDisallow: /*/-/archive/\n"
+        "Disallow: /*lat=\n",
+        (
+            "/grp/proj/raw/main.html",
+            "/grp/-/archive/v1.html",
+            "/s/snippet.html",
+            "/groups/grp/edit",
+            "/map.html?lat=1",
+            "/users/sign_in",
+            "/grp/proj/issues.html",
+        ),
+    ),
+    "longest": (  # a longer Disallow after a shorter Allow; "$"
+        "Sitemap: http://127.0.0.1/sitemap.xml\nUser-agent: *\nAllow: /example/page/\n"
+        "Disallow: /example/page/disallowed.gif\nDisallow: /*.pdf$\n",
+        (
+            "/example/page/index.html",
+            "/example/page/disallowed.gif",
+            "/docs/manual.pdf",
+            "/docs/manual.pdf.html",
+        ),
+    ),
+}
+
+
 def robots_text(kind: str, address: str, crawl_delay: float) -> tuple[int, str | None]:
     """(status, body) of a host's robots.txt. ``named-rate`` asks for one request per two
     Crawl-delays (Request-rate, F6)."""
@@ -146,6 +183,8 @@ def robots_text(kind: str, address: str, crawl_delay: float) -> tuple[int, str |
         return 200, body
     if kind == "star":
         return 200, f"{head}User-agent: otherbot\nDisallow: /s1/\n\nUser-agent: *\n{rules}"
+    if kind in REAL_SHAPES:
+        return 200, head + REAL_SHAPES[kind][0]
     if kind == "disallow-all":
         return 200, f"{head}{named}Disallow: /\n\nUser-agent: *\nDisallow: /private/\n"
     if kind in ("403", "500"):
@@ -218,6 +257,9 @@ def build_web(  # noqa: PLR0915 (one description, read top to bottom)
             Link("mailto:webmaster@example.org"),
             Link("javascript:void(0)"),  # P4
         ]
+        for path in REAL_SHAPES.get(kind, ("", ()))[1]:
+            home.append(Link(path.lstrip("/")))
+            host.pages[path.partition("?")[0]] = Page(f"{kind} {path}", [Link("/")], words=words)
         if faults and index % 3 == 0:
             host.errors["/error/e1.html"] = 500
             home.append(Link("error/e1.html"))
@@ -505,6 +547,69 @@ def robots_verdict(record: Record | None, path: str) -> str | None:
     return None
 
 
+# --- robots.txt, RFC 9309 (M6), and strict, what a crawl obeys by default (M7) -------------------
+
+
+def parse_groups(text: str) -> list[Record]:
+    """RFC 9309 groups: blank lines ignored; a User-agent line after rules starts a group."""
+    groups: list[Record] = []
+    current: Record | None = None
+    for raw in re.split(r"\r\n|\r|\n", text):
+        line = raw.split("#", 1)[0].strip()
+        name, colon, value = line.partition(":")
+        if not colon:
+            continue
+        name, value = name.strip().lower(), value.strip()
+        if name == "user-agent":
+            if current is None or current.rules or current.crawl_delay is not None:
+                current = Record([], [])
+                groups.append(current)
+            current.agents.append(value)
+        elif current is not None and name in ("allow", "disallow"):
+            current.rules.append((name == "allow", value))
+    return groups
+
+
+def _rfc9309_matches(rule: str, path: str) -> bool:
+    anchored = rule.endswith("$")
+    parts = _octets(rule.rstrip("$")).decode("latin-1").split("*")
+    pattern = ".*".join(re.escape(part) for part in parts) + (r"\Z" if anchored else "")
+    return re.match(pattern, _octets(path).decode("latin-1"), re.DOTALL) is not None
+
+
+def rfc9309_verdict(groups: list[Record], agent: str, path: str) -> str | None:
+    """The deciding Disallow of RFC 9309 (groups naming the agent exactly, else every ``*``
+    group, merged; the longest match wins, Allow on ties), or None when allowed."""
+    if path == "/robots.txt":
+        return None
+    token = agent.lower()
+    chosen = [g for g in groups if token in (a.lower() for a in g.agents)]
+    chosen = chosen or [g for g in groups if "*" in g.agents]
+    best: tuple[int, bool, str] | None = None
+    for group in chosen:
+        for is_allow, rule in group.rules:
+            if (
+                rule
+                and _rfc9309_matches(rule, path)
+                and (best is None or (len(rule), is_allow) > best[:2])
+            ):
+                best = (len(rule), is_allow, rule)
+    if best is None or best[1]:
+        return None
+    return f"M7: robots.txt 'Disallow: {best[2]}' (RFC 9309 reading; the draft's allows it)"
+
+
+@functools.cache
+def _parsed(text: str) -> tuple[list[Record], list[Record]]:
+    return parse_robots(text), parse_groups(text)
+
+
+def strict_verdict(text: str, agent: str, path: str) -> str | None:
+    """M7: the forbidding line of either reading (the draft's first), or None when both allow."""
+    records, groups = _parsed(text)
+    return robots_verdict(record_for(records, agent), path) or rfc9309_verdict(groups, agent, path)
+
+
 # --- the ground truth ---------------------------------------------------------------------------
 
 
@@ -558,7 +663,7 @@ def compute_truth(  # noqa: PLR0915 (one walk, its rules in order)
             found = answer(web, url)
             host = web.host(split_url(url)[1])
             if found.status == 200 and host is not None and host.robots is not None:
-                robots[origin] = ("rules", record_for(parse_robots(host.robots), agent))
+                robots[origin] = ("rules", host.robots)
             elif found.status in (401, 403):
                 robots[origin] = (f"O5: robots.txt answered {found.status}", None)
             elif found.status == 429 or found.status >= 500:
@@ -576,10 +681,10 @@ def compute_truth(  # noqa: PLR0915 (one walk, its rules in order)
             return f"C1: deeper than {web.max_depth} links from a seed"
         if (trap := trap_rule(url)) is not None:
             return trap
-        kind, record = outcome(origin)
+        kind, text = outcome(origin)
         if kind.startswith(("O5", "O6")):
             return kind
-        return robots_verdict(record, path)
+        return strict_verdict(text, agent, path) if text else None
 
     queue: deque[tuple[str, int, int]] = deque()
     seen: set[str] = set()
@@ -636,7 +741,8 @@ def compute_truth(  # noqa: PLR0915 (one walk, its rules in order)
     for url in must:
         never.pop(url, None)
     crawl_delays = {}
-    for origin, (_kind, record) in robots.items():
+    for origin, (_kind, text) in robots.items():
+        record = record_for(parse_robots(text), agent) if text else None
         crawl_delays[split_url(origin)[1]] = record.crawl_delay if record else None
     per_host: dict[str, int] = {}
     for url in must:
@@ -660,12 +766,9 @@ def compute_truth(  # noqa: PLR0915 (one walk, its rules in order)
         "indexable": sorted(indexable),
         "crawl_delays": crawl_delays,
         "robots": {origin: kind for origin, (kind, _) in sorted(robots.items())},
-        # origin -> the rules of the record that applies ([is_allow, path], file order), so
-        # that an auditor can judge URLs the walk never met (a crawler that ignored a rule)
-        "robots_rules": {
-            origin: [list(rule) for rule in record.rules] if record else None
-            for origin, (_, record) in sorted(robots.items())
-        },
+        # origin -> its robots.txt, so that an auditor can judge URLs the walk never met (a
+        # crawler that ignored a rule), strictly (M7)
+        "robots_text": {origin: text for origin, (_, text) in sorted(robots.items())},
         "must_per_host": dict(sorted(per_host.items())),
     }
 

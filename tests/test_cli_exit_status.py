@@ -8,6 +8,7 @@ robots.txt forbids; 2 a usage error; 130 interrupted (tested in tests/test_cli_c
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 import threading
@@ -109,3 +110,59 @@ def test_m7_a_seed_robots_txt_forbids_is_said_at_once_with_the_way_in(tmp_path):
     assert result.returncode == 1
     assert f"robots.txt forbids the seed {base}/ (line 2: Disallow: /)" in result.stderr
     assert "User-agent: politecrawl\n    Allow: /" in result.stderr
+
+
+def test_help_shows_defaults_and_no_spec_ids():
+    result = subprocess.run(
+        [sys.executable, "-m", "politecrawl", "run", "--help"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert result.returncode == 0
+    text = " ".join(result.stdout.split())
+    for shown in (
+        "(default: ./crawl.db)",
+        "(default: politecrawl)",
+        "(default: 1;",
+        "(default: 4)",
+    ):
+        assert shown in text
+    assert not re.search(r"\([A-Z]\d+\)", text)  # SPEC ids stay in the code and the README
+
+
+def test_the_common_limits_have_flags():
+    from politecrawl.cli.main import build_parser
+    from politecrawl.cli.run import effective_config
+
+    args = build_parser().parse_args(
+        ["run", "seeds.txt", "--max-pages-per-host", "3", "--max-duration", "60", "--timeout", "5"]
+    )
+    config = effective_config(args, None)
+    assert (config.max_pages_per_host, config.max_duration_seconds) == (3, 60.0)
+    assert config.response_timeout_seconds == 5.0
+
+
+@pytest.mark.timeout(180)
+def test_the_demo_keeps_its_database_where_the_user_can_open_it_again(tmp_path):
+    demo = subprocess.run(
+        [sys.executable, "-m", "politecrawl", "demo"],
+        capture_output=True,
+        text=True,
+        timeout=170,
+        cwd=tmp_path,
+        check=False,
+    )
+    assert demo.returncode == 0, demo.stderr
+    assert "The crawl is in politecrawl-demo.db" in demo.stdout
+    status = subprocess.run(
+        [sys.executable, "-m", "politecrawl", "status", "--db", "politecrawl-demo.db"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=tmp_path,
+        check=False,
+    )
+    assert status.returncode == 0, status.stderr
+    assert "done" in status.stdout

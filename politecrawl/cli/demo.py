@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 import itertools
-import tempfile
 from collections import defaultdict
 from pathlib import Path
 
@@ -21,46 +20,49 @@ from politecrawl.report import build_report, render_text
 from politecrawl.store import open_database
 
 DEMO_DELAY_SECONDS = 0.1
+DEFAULT_DEMO_DATABASE = "politecrawl-demo.db"
 
 
 def demo_command(args: argparse.Namespace) -> int:
-    """Crawl the demo site into ``--db`` (a temporary file by default) and print the report."""
-    with tempfile.TemporaryDirectory(prefix="politecrawl-demo-") as scratch:
-        database = args.db or str(Path(scratch) / "demo.db")
-        with DemoSite() as site:
-            config = CrawlConfig(
-                agent="politecrawl",
-                contact="https://example.org/politecrawl-demo",
-                database=database,
-                delay_seconds=DEMO_DELAY_SECONDS,
-                max_retries=1,  # the demo's 500 page is retried once, not three times
-                workers=4,
-            )
-            print(f"Serving the demo site on {', '.join(site.origins)}; crawling it politely...")
-            with Crawler(config) as crawler:
-                crawler.add_seeds(site.seeds)
-                for page in crawler.crawl(handle_signals=True):
-                    mark = "indexable" if page.indexable else "not indexable"
-                    print(f"  {page.status} {page.url} ({mark})")
-                summary = crawler.summary
-            requests = list(site.requests)
-        print()
-        print(_politeness(requests))
-        opened = open_database(database)
-        try:
-            report = build_report(opened, agent=config.user_agent)
-        finally:
-            opened.close()
-        print(render_text(report))
-        print(
-            f"{summary.pages} pages in {summary.duration_seconds:.1f} s; "
-            f"{summary.excluded_by_robots} URLs excluded by robots.txt, {summary.noindex} noindex."
+    """Crawl the demo site into ``--db`` (``politecrawl-demo.db`` here, made anew each time, by
+    default) and print the report; the database stays, for ``report``, ``why`` and ``status``."""
+    database = args.db or DEFAULT_DEMO_DATABASE
+    if args.db is None:
+        for stale in Path().glob(DEFAULT_DEMO_DATABASE + "*"):  # the last demo's, with -wal/-shm
+            stale.unlink()
+    with DemoSite() as site:
+        config = CrawlConfig(
+            agent="politecrawl",
+            contact="https://example.org/politecrawl-demo",
+            database=database,
+            delay_seconds=DEMO_DELAY_SECONDS,
+            max_retries=1,  # the demo's 500 page is retried once, not three times
+            workers=4,
         )
-        if args.db:
-            print(
-                f"The crawl is in {args.db}: try `politecrawl report --db {args.db} --format "
-                "html --out report.html` or `politecrawl why URL --db ...`."
-            )
+        print(f"Serving the demo site on {', '.join(site.origins)}; crawling it politely...")
+        with Crawler(config) as crawler:
+            crawler.add_seeds(site.seeds)
+            for page in crawler.crawl(handle_signals=True):
+                mark = "indexable" if page.indexable else "not indexable"
+                print(f"  {page.status} {page.url} ({mark})")
+            summary = crawler.summary
+        requests = list(site.requests)
+    print()
+    print(_politeness(requests))
+    opened = open_database(database)
+    try:
+        report = build_report(opened, agent=config.user_agent)
+    finally:
+        opened.close()
+    print(render_text(report))
+    print(
+        f"{summary.pages} pages in {summary.duration_seconds:.1f} s; "
+        f"{summary.excluded_by_robots} URLs excluded by robots.txt, {summary.noindex} noindex."
+    )
+    print(
+        f"The crawl is in {database}: try `politecrawl report --db {database} --format "
+        f"html --out report.html` or `politecrawl why URL --db {database}`."
+    )
     return 0
 
 

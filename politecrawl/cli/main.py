@@ -79,9 +79,11 @@ def _add_crawl_commands(commands: Any) -> None:
 
 def _add_demo_command(commands: Any) -> None:
     demo = commands.add_parser(
-        "demo", help="crawl the bundled demo site on 127.0.0.1 and print the report"
+        "demo", help="crawl the bundled demo site (loopback 127.0.0.2-5) and print the report"
     )
-    demo.add_argument("--db", help="keep the demo crawl in this database (default: temporary)")
+    demo.add_argument(
+        "--db", help="the demo crawl's database (default: politecrawl-demo.db here, made anew)"
+    )
     demo.set_defaults(run=_later("politecrawl.cli.demo", "demo_command"))
 
 
@@ -93,7 +95,12 @@ def _add_inspect_commands(commands: Any) -> None:
     status.set_defaults(run=_later(inspect, "status_command"))
     report = commands.add_parser("report", help="the site-maintenance report of a crawl")
     report.add_argument("--db", required=True, help="crawl database: a path or a SQLAlchemy URL")
-    report.add_argument("--format", choices=("text", "csv", "json", "html"), default="text")
+    report.add_argument(
+        "--format",
+        choices=("text", "csv", "json", "html"),
+        default="text",
+        help="text (default), csv, json or one self-contained html page",
+    )
     report.add_argument("--out", help="write to this file instead of standard output")
     report.add_argument(
         "--slow", type=float, default=2.0, metavar="S", help="pages slower than S seconds"

@@ -7,6 +7,8 @@ import argparse
 import os
 from pathlib import Path
 
+from politecrawl.config import CrawlConfig
+
 # option -> CrawlConfig field, for flags shared by run and resume
 FLAG_FIELDS = {
     "agent": "agent",
@@ -20,12 +22,20 @@ FLAG_FIELDS = {
     "exclude": "exclude",
     "semantics": "semantics",
     "resolve": "resolve",
+    "max_pages_per_host": "max_pages_per_host",
+    "max_duration": "max_duration_seconds",
+    "timeout": "response_timeout_seconds",
 }
+_DEFAULTS = CrawlConfig()
 
 
 def add_crawl_options(parser: argparse.ArgumentParser, *, with_scope: bool = True) -> None:
     """The options ``run`` and ``resume`` share."""
-    parser.add_argument("--db", default=None, help="crawl database: a path or a SQLAlchemy URL")
+    parser.add_argument(
+        "--db",
+        default=None,
+        help=f"crawl database: a path or a SQLAlchemy URL (default: ./{_DEFAULTS.database})",
+    )
     parser.add_argument(
         "--config",
         type=Path,
@@ -33,14 +43,43 @@ def add_crawl_options(parser: argparse.ArgumentParser, *, with_scope: bool = Tru
         help="a TOML settings file, like config/politecrawl.toml (or POLITECRAWL_CONFIG)",
     )
     option = parser.add_argument
-    option("--agent", help="the robot's name token (A1)")
-    option("--contact", help="a URL where site owners can reach you (P5)")
-    option("--delay", type=float, metavar="S", help="seconds between requests to one host")
-    option("--max-pages", type=int, metavar="N", help="stop after N pages this run")
-    option("--max-depth", type=int, metavar="N", help="links further from a seed are out")
-    option("--workers", type=int, metavar="N", help="worker threads")
+    option(
+        "--agent",
+        help=f"the robot's name, matched in robots.txt and sent as the User-Agent "
+        f"(default: {_DEFAULTS.agent})",
+    )
+    option("--contact", help="a URL where site owners can reach you (default: none, and a warning)")
+    option(
+        "--delay",
+        type=float,
+        metavar="S",
+        help="seconds between requests to one host, at least "
+        f"(default: {_DEFAULTS.delay_seconds:g}; robots.txt may ask for more)",
+    )
+    option("--max-pages", type=int, metavar="N", help="stop after N pages this run (default: none)")
+    option("--max-pages-per-host", type=int, metavar="N", help="fetch at most N pages of a host")
+    option(
+        "--max-depth",
+        type=int,
+        metavar="N",
+        help="links further from a seed are out (default: none)",
+    )
+    option("--max-duration", type=float, metavar="S", help="stop claiming work after S seconds")
+    option(
+        "--timeout",
+        type=float,
+        metavar="S",
+        help=f"seconds for a whole response (default: {_DEFAULTS.response_timeout_seconds:g})",
+    )
+    option(
+        "--workers", type=int, metavar="N", help=f"worker threads (default: {_DEFAULTS.workers})"
+    )
     if with_scope:
-        option("--scope", choices=("seeds", "domain", "any"), help="what may be crawled")
+        option(
+            "--scope",
+            choices=("seeds", "domain", "any"),
+            help="what may be crawled: the seeds' origins (default), their domains, or any",
+        )
         option("--include", action="append", metavar="RE", help="URLs must match one")
         option("--exclude", action="append", metavar="RE", help="URLs matching are out")
     option(

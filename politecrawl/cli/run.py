@@ -120,7 +120,7 @@ def crawl(
         if not config.contact:
             print(
                 "politecrawl: warning: no contact URL configured (--contact): site owners "
-                "cannot reach you (P5)",
+                "cannot reach you",
                 file=sys.stderr,
             )
         if seeds:
