@@ -30,6 +30,7 @@ from politecrawl.connect import AddressGuard
 from politecrawl.errors import StoreError
 from politecrawl.fetch import Fetcher, FetchLimits
 from politecrawl.gate import Gate
+from politecrawl.politeness import HostQueue
 from politecrawl.results import CrawlSummary, Excluded, Page
 from politecrawl.scope import Scope, TrapGuards
 from politecrawl.store import (
@@ -44,6 +45,7 @@ from politecrawl.store import (
     open_database,
     worker_id,
 )
+from politecrawl.store.hosts import host_waits
 from politecrawl.store.policies import PolicyStore
 from politecrawl.store.runs import finish_run, start_run
 from politecrawl.visit import Visitor, VisitResult
@@ -134,6 +136,23 @@ class Crawler:
         self.open()
         assert self.frontier is not None
         return self.frontier.stats(now=self.clock.now())
+
+    def host_queues(self) -> list[HostQueue]:
+        """Each host with work left: its queue, in flight, delay and next start (for the
+        display's estimate of the time left and its list of waiting hosts)."""
+        self.open()
+        assert self.database is not None
+        return [
+            HostQueue(
+                wait.host,
+                wait.queued,
+                wait.in_flight,
+                wait.delay_seconds,
+                wait.next_fetch_at,
+                (wait.wait_reason or "delay") if wait.queued else "deferred",
+            )
+            for wait in host_waits(self.database)
+        ]
 
     # --- seeding ----------------------------------------------------------------------------
 

@@ -155,3 +155,36 @@ def _why(
     if base == robots_delay:
         return "robots.txt Crawl-delay or Request-rate"
     return f"slow responses ({slowdown:.2f} s)"
+
+
+@dataclass(frozen=True, slots=True)
+class HostQueue:
+    """One host's queue as a progress display sees it."""
+
+    host: str
+    queued: int
+    in_flight: int
+    delay_seconds: float
+    next_start: datetime
+    reason: str = "delay"
+    """Why it waits when it does: delay, back-off, Retry-After, robots.txt, deferred."""
+
+
+def time_left(hosts: list[HostQueue], *, now: datetime) -> tuple[float, str | None]:
+    """An estimate of the seconds a polite crawl still needs, and the host that bounds it.
+
+    A host asked one request at a time needs its delay between requests, so the crawl can end
+    no sooner than its busiest host's queue allows: the wait until that host's next start, then
+    one delay per queued URL (a request in flight counts as one more). Links yet to be found and
+    response times are not known: the estimate grows as the crawl finds more.
+    """
+    best, busiest = 0.0, None
+    for queue in hosts:
+        count = queue.queued + queue.in_flight
+        if not count:
+            continue
+        first = max((queue.next_start - now).total_seconds(), 0.0)
+        needed = first + max(count - 1, 0) * queue.delay_seconds
+        if busiest is None or needed > best:
+            best, busiest = needed, queue.host
+    return best, busiest

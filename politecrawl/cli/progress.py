@@ -1,9 +1,11 @@
 """What a person watching a crawl sees: a live display on a terminal, log lines otherwise.
 
 On a terminal, ``rich`` redraws one panel a few times a second (pages done and queued, pages
-per second, hosts busy and waiting, errors); elsewhere (a pipe, a CI log, cron) a plain line is
+per second, in flight, errors, the estimated time left and the host that bounds it, the hosts
+waiting and why); elsewhere (a pipe, a CI log, cron) a plain line with the same estimate is
 printed every ``interval_seconds``. ``--quiet`` shows neither; the summary is printed by the
-command line at the end either way.
+command line at the end either way, and the last frame is drawn from fresh counts so that the
+two agree.
 """
 
 from __future__ import annotations
@@ -11,7 +13,9 @@ from __future__ import annotations
 import sys
 import threading
 import time
+from collections import Counter
 from collections.abc import Callable
+from datetime import UTC, datetime
 from types import TracebackType
 from typing import TextIO
 
@@ -19,10 +23,48 @@ from rich.console import Console
 from rich.live import Live
 from rich.table import Table
 
+from politecrawl.politeness import HostQueue, time_left
 from politecrawl.results import CrawlSummary
 from politecrawl.store import FrontierStats
 
 StatsSource = Callable[[], FrontierStats]
+_HOSTS_REFRESH_SECONDS = 5.0  # a whole-table count: not at every redraw
+
+
+def _utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+def describe_wait(hosts: list[HostQueue], now: datetime) -> str:
+    """The time left and why, for people: ``~2m10s (busiest 127.0.0.5: 120 queued, 1 s apart);
+    3 hosts waiting: 2 delay, 1 back-off``."""
+    seconds, busiest = time_left(hosts, now=now)
+    if busiest is None:
+        text = "nothing queued"
+    else:
+        queue = next(queue for queue in hosts if queue.host == busiest)
+        text = (
+            f"~{_duration(seconds)} (busiest {busiest}: {queue.queued} queued, "
+            f"{queue.delay_seconds:g} s apart)"
+        )
+    waiting = Counter(
+        queue.reason.split(" after ")[0]
+        for queue in hosts
+        if not queue.in_flight and (queue.next_start > now or not queue.queued)
+    )
+    if waiting:
+        reasons = ", ".join(f"{count} {reason}" for reason, count in waiting.most_common())
+        text += f"; {sum(waiting.values())} hosts waiting: {reasons}"
+    return text
+
+
+def _duration(seconds: float) -> str:
+    whole = round(seconds)
+    if whole < 60:
+        return f"{whole}s"
+    if whole < 3600:
+        return f"{whole // 60}m{whole % 60:02d}s"
+    return f"{whole // 3600}h{whole % 3600 // 60:02d}m"
 
 
 class ProgressDisplay:
@@ -36,9 +78,14 @@ class ProgressDisplay:
         stream: TextIO | None = None,
         quiet: bool = False,
         interval_seconds: float = 5.0,
+        host_queues: Callable[[], list[HostQueue]] | None = None,
+        now: Callable[[], datetime] = _utc_now,
     ) -> None:
         self._summary = summary
         self._stats = stats
+        self._host_queues = host_queues
+        self._now = now
+        self._hosts: tuple[float, list[HostQueue]] | None = None
         self._stream = stream or sys.stderr
         self._quiet = quiet
         self._interval = interval_seconds
@@ -62,6 +109,8 @@ class ProgressDisplay:
         traceback: TracebackType | None,
     ) -> None:
         if self._live is not None:
+            with self._lock:
+                self._cached = self._hosts = None  # the last frame from fresh counts
             self._live.stop()
 
     def tick(self) -> None:
@@ -83,7 +132,20 @@ class ProgressDisplay:
             f"{stats.by_state.get('queued', 0)} queued, {stats.by_state.get('leased', 0)} in "
             f"flight, {summary.errors} errors, {summary.excluded_by_robots} excluded by robots, "
             f"{stats.by_state.get('deferred', 0)} deferred, {elapsed:.0f} s"
+            + (f"; time left {self.time_left()}" if self._host_queues else "")
         )
+
+    def time_left(self) -> str:
+        """The estimated time left and why (``describe_wait``), from counts at most a few
+        seconds old."""
+        if self._host_queues is None:
+            return ""
+        with self._lock:
+            moment = time.monotonic()
+            if self._hosts is None or moment - self._hosts[0] > _HOSTS_REFRESH_SECONDS:
+                self._hosts = (moment, self._host_queues())
+            hosts = self._hosts[1]
+        return describe_wait(hosts, self._now())
 
     def _current_stats(self) -> FrontierStats:
         with self._lock:
@@ -107,6 +169,8 @@ class ProgressDisplay:
             ("deferred", str(stats.by_state.get("deferred", 0))),
             ("elapsed", f"{elapsed:.0f} s"),
         ]
+        if self._host_queues is not None:
+            rows.append(("time left", self.time_left()))
         for name, value in rows:
             table.add_row(name, value)
         return table

@@ -127,7 +127,13 @@ def crawl(
             crawler.add_seeds(seeds)
         assert crawler.frontier is not None
         seed_notes.seeds = crawler.frontier.seed_urls()
-        display = ProgressDisplay(lambda: crawler.summary, crawler.stats, quiet=args.quiet)
+        display = ProgressDisplay(
+            lambda: crawler.summary,
+            crawler.stats,
+            quiet=args.quiet,
+            host_queues=crawler.host_queues,
+            now=crawler.clock.now,
+        )
         try:
             with display:
                 pages = (
