@@ -96,6 +96,8 @@ class _Dom(HTMLParser):
             self._card, self._card_tag = [], tag
 
     def handle_endtag(self, tag):
+        if tag in ("div", "span", "a") and self._cell is not None:
+            self._cell.append(" ")  # lines and notes are words apart; <wbr> splits nothing
         if tag == "td" and self._cell is not None and self.section is not None:
             self.rows[self.section][-1].append(" ".join("".join(self._cell).split()))
             self._cell = None
@@ -105,7 +107,7 @@ class _Dom(HTMLParser):
 
     def handle_data(self, data):
         if self._cell is not None:
-            self._cell.append(data + " ")
+            self._cell.append(data)
         if self._card is not None:
             self._card.append(data + " ")
 
@@ -201,3 +203,43 @@ def test_a_hostile_url_shows_as_text_in_the_browser(tmp_path):
     assert dom.rows["broken_links"][1][0] == hostile
     assert dump.count("<script") == 1
     assert "<img" not in dump
+
+
+class _Layout(HTMLParser):
+    """What the report's script measured in the browser: each table frame's overflow and
+    scroll cue, and where the first section with findings starts."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.frames: list[dict[str, str | None]] = []
+        self.first_finding_top: int | None = None
+
+    def handle_starttag(self, tag, attrs):
+        found = dict(attrs)
+        if tag == "html" and found.get("data-first-finding-top") is not None:
+            self.first_finding_top = int(found["data-first-finding-top"] or 0)
+        if "wrap" in (found.get("class") or "").split():
+            self.frames.append(found)
+
+
+@pytest.mark.parametrize(("width", "height"), [(390, 844), (1280, 900)])
+def test_the_report_reads_on_a_phone_and_a_desktop(tmp_path, report_html, width, height):
+    """At a phone's width and a desktop's: every table either fits or carries the scroll cue,
+    and the first section with findings starts within the first screen."""
+    page = tmp_path / "report.html"
+    page.write_text(report_html, encoding="utf-8")
+    dump = _run(tmp_path, page, "--dump-dom", f"--window-size={width},{height}").stdout
+    layout = _Layout()
+    layout.feed(dump)
+    assert len(layout.frames) == 10  # every non-empty table was measured
+    for frame in layout.frames:
+        overflow = int(frame["data-overflow"] or 0)
+        assert (overflow <= 1) == (frame["data-scrolls"] == "false"), frame
+    scrolling = sum(frame["data-scrolls"] == "true" for frame in layout.frames)
+    if width >= 1280:
+        assert scrolling == 0, layout.frames  # a desktop shows every column
+    assert layout.first_finding_top is not None
+    assert layout.first_finding_top < height, layout.first_finding_top
+    shot = tmp_path / f"report-{width}.png"
+    _run(tmp_path, page, f"--screenshot={shot}", f"--window-size={width},{height}")
+    assert shot.stat().st_size > 10_000

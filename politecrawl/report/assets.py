@@ -2,8 +2,12 @@
 
 The script makes every ``table[data-sortable]`` sortable by clicking a column header (numbers
 numerically, text case-insensitively, empty cells last; a second click reverses) and marks each
-table ``data-sortable="ready"`` once wired, so a test can tell that it ran without errors. The
-page's Content-Security-Policy admits exactly these two texts, by hash.
+table ``data-sortable="ready"`` once wired, so a test can tell that it ran without errors. It
+also marks each table's frame ``data-scrolls="true"`` when the table is wider than the screen
+(redone when the window is resized), and the style then shows that it scrolls: a shadow at the
+edge and a "scroll" cue. On a phone the findings come first, the summary cards are compact and
+long URLs wrap at their slashes. The page's Content-Security-Policy admits exactly these two
+texts, by hash.
 """
 
 from __future__ import annotations
@@ -63,8 +67,30 @@ th button::after { content: "\\2195"; color: var(--muted); font-weight: 400; }
 th[aria-sort="ascending"] button::after { content: "\\2191"; color: var(--accent); }
 th[aria-sort="descending"] button::after { content: "\\2193"; color: var(--accent); }
 td .line { white-space: pre-wrap; overflow-wrap: break-word; }
-td:first-child { min-width: 16rem; }
-td a { color: var(--accent); text-decoration: none; overflow-wrap: anywhere; }
+td:first-child { min-width: 12rem; }
+td a { color: var(--accent); text-decoration: none; overflow-wrap: break-word; }
+.nowrap { white-space: nowrap; }
+.wrap[data-scrolls="true"] {
+  background: linear-gradient(to left, var(--line), transparent 1.25rem) right / 1.25rem 100%
+    no-repeat local, linear-gradient(to left, rgba(0, 0, 0, .18), transparent) right / .75rem
+    100% no-repeat scroll;
+}
+.wrap[data-scrolls="true"]::before {
+  content: "scroll \\2192"; position: sticky; left: 0; display: block; padding: .2rem .75rem;
+  font-size: .75rem; color: var(--muted); background: var(--panel);
+}
+@media (max-width: 40rem) {
+  body { padding: 1rem .75rem; font-size: 14px; }
+  h1 { font-size: 1.25rem; overflow-wrap: anywhere; }
+  h2 { margin-top: 1.75rem; }
+  .summary { grid-template-columns: repeat(3, minmax(0, 1fr)); gap: .4rem; }
+  .card { padding: .35rem .5rem; border-radius: .4rem; }
+  .card .value { font-size: 1.05rem; }
+  .card .label { font-size: .7rem; line-height: 1.2; display: block; }
+  th, td { padding: .35rem .5rem; }
+  td:first-child { min-width: 10rem; }
+  #redirect_chains td:first-child { min-width: 0; }
+}
 td a:hover { text-decoration: underline; }
 .note { color: var(--muted); font-size: .8rem; margin-left: .35rem; }
 .empty { color: var(--good); margin: 0; padding: .75rem 1rem; border: 1px dashed var(--line);
@@ -111,5 +137,20 @@ SCRIPT = """
     });
     table.setAttribute("data-sortable", "ready");
   });
+  function markScrolling() {
+    Array.prototype.forEach.call(document.querySelectorAll(".wrap"), function (wrap) {
+      var over = wrap.scrollWidth - wrap.clientWidth;
+      wrap.setAttribute("data-overflow", String(over));
+      wrap.setAttribute("data-scrolls", over > 1 ? "true" : "false");
+    });
+  }
+  markScrolling();
+  window.addEventListener("resize", markScrolling);
+  // Where the first section with findings starts, for a reader's "is it on my first screen?"
+  var first = document.querySelector("h2 .count.nonzero");
+  if (first) {
+    var top = first.closest("section").getBoundingClientRect().top + window.scrollY;
+    document.documentElement.setAttribute("data-first-finding-top", String(Math.round(top)));
+  }
 })();
 """

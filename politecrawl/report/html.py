@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import re
 from html import escape
 
 from politecrawl.report.assets import SCRIPT, STYLE
@@ -19,6 +20,8 @@ from politecrawl.report.model import Report
 from politecrawl.report.tables import Cell, Line, Table, printable, summary, tables
 
 _LINKABLE = ("http://", "https://")
+_SLASH = re.compile(r"(?<!:)(?<!:/)/")
+_DATE = re.compile(r"\d{4}-\d\d-\d\dT[\d:]+(?:[+-]\d\d:\d\d|Z)?")
 
 
 def _hash(text: str) -> str:
@@ -36,7 +39,10 @@ _CSP = (
 
 def _line(line: Line) -> str:
     text = escape(printable(line.text))
+    if _DATE.fullmatch(line.text):
+        text = f'<span class="nowrap">{text}</span>'  # never broken at its hyphens
     if line.href is not None and line.href.lower().startswith(_LINKABLE):
+        text = _SLASH.sub("/<wbr>", text)  # a long URL wraps at its slashes (not "://")
         text = f'<a href="{escape(line.href)}" rel="noreferrer noopener">{text}</a>'
     if line.note:
         text += f'<span class="note">{escape(printable(line.note))}</span>'
@@ -104,8 +110,9 @@ def render_html(report: Report) -> str:
         f"<code>{escape(report.database)}</code> · slow means over "
         f"{report.slow_seconds:g} s"
     )
+    findings_first = tuple(sorted(summary(report), key=lambda group: group[0] != "Findings"))
     return render_page(
-        f"politecrawl report: {report.database}", meta, summary(report), tables(report)
+        f"politecrawl report: {report.database}", meta, findings_first, tables(report)
     )
 
 
