@@ -425,7 +425,7 @@ def test_csv_has_one_row_per_finding(report):
         "http://b.test/page",
         "",
         "robots-deferred",
-        f"until: next run; robots: {DEFERRED_WHY}",
+        f"until: next run; robots: {DEFERRED_WHY.removesuffix(' (O6)')}",  # no SPEC ids for people
         "",
     ]
     counts = {key: len(value) for key, value in by_section.items()}
@@ -564,3 +564,12 @@ def test_url_history_unknown_and_invalid(crawl):
     assert url_history(crawl, "http://nowhere.test/") is None
     with pytest.raises(UserInputError, match="not http or https"):
         url_history(crawl, "ftp://a.test/")
+
+
+def test_spec_ids_stay_out_of_what_people_read(report):
+    """Reasons cite SPEC ids in the model (and JSON, for tools); text, CSV and HTML leave them
+    out: "403: the whole origin is disallowed", not "... (O5)"."""
+    spec_id = re.compile(r"\([A-Z]\d+(?:-[A-Z]?\d+)?\)")
+    assert any(spec_id.search(row.reason) for row in report.robots_outcomes)  # the data keeps them
+    for rendered in (render_text(report), render_csv(report), render_html(report)):
+        assert not spec_id.search(rendered), spec_id.search(rendered)

@@ -13,6 +13,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from politecrawl.errors import UserInputError
+from politecrawl.report.tables import without_spec_ids
 from politecrawl.store import Frontier, open_database
 from politecrawl.store.database import upgrade_database
 from politecrawl.store.hosts import host_waits
@@ -52,7 +53,8 @@ def status_command(args: argparse.Namespace) -> int:
             continue
         until = outcome.expires_at or outcome.retry_at
         until_text = f" (until {until:%Y-%m-%d %H:%M:%S} UTC)" if until else ""
-        print(f"  {origin}: {outcome.kind}: {outcome.reason}{until_text}", file=out)
+        reason = without_spec_ids(outcome.reason)
+        print(f"  {origin}: {outcome.kind}: {reason}{until_text}", file=out)
     return 0
 
 
@@ -70,7 +72,7 @@ def robots_show_command(args: argparse.Namespace) -> int:
     if outcome is None:
         print(f"{origin}: robots.txt not fetched (yet) in this crawl")
         return 1
-    print(f"{origin}: {outcome.kind} (HTTP {outcome.status}): {outcome.reason}")
+    print(f"{origin}: {outcome.kind} (HTTP {outcome.status}): {without_spec_ids(outcome.reason)}")
     if outcome.expires_at is not None:
         print(f"fresh until {outcome.expires_at:%Y-%m-%d %H:%M:%S} UTC")
     if outcome.retry_at is not None:

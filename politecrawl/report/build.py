@@ -32,7 +32,7 @@ from politecrawl.report.model import (
     ScopeExclusion,
     SlowPage,
 )
-from politecrawl.report.tables import describe, number, printable, when
+from politecrawl.report.tables import describe, number, printable, when, without_spec_ids
 from politecrawl.report.text import CSV_COLUMNS, render_csv, render_json, render_text
 from politecrawl.robots import Verdict, parse_robots
 from politecrawl.store import Database, reading
@@ -241,7 +241,7 @@ def render_history(history: UrlHistory, *, agent: str | None = None) -> str:
     row = history.row
     facts: list[tuple[str, str]] = [
         ("state", row.state + (f" ({row.reason})" if row.reason else "")),
-        ("detail", describe(row.detail)),
+        ("detail", without_spec_ids(describe(row.detail))),
         ("status", number(row.status)),
         ("redirects to", row.final_url or ""),
         ("error", row.error or ""),
@@ -257,12 +257,14 @@ def render_history(history: UrlHistory, *, agent: str | None = None) -> str:
     if origin is not None:
         outcome = origin.outcome or "not fetched yet"
         said = f"; {origin.reason}" if origin.reason else ""
-        facts.append(("robots.txt", f"{origin.origin}/robots.txt: {outcome}{said}"))
+        facts.append(
+            ("robots.txt", f"{origin.origin}/robots.txt: {outcome}{without_spec_ids(said)}")
+        )
         if agent is not None and origin.body is not None and origin.outcome == "parsed":
             policy = parse_robots(origin.body)
             for semantics in ("draft", "rfc9309", "strict"):
                 verdict = policy.explain(agent, row.url, semantics=semantics)
-                facts.append((f"{semantics} now", _verdict_now(verdict)))
+                facts.append((f"{semantics} now", without_spec_ids(_verdict_now(verdict))))
     width = max(len(label) for label, _ in facts)
     out = [printable(row.url)]
     out += [f"  {label.ljust(width)}  {printable(value)}" for label, value in facts if value]

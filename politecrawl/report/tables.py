@@ -82,9 +82,18 @@ def describe(detail: Mapping[str, Any]) -> str:
     return "; ".join(f"{key}: {detail[key]}" for key in sorted(detail))
 
 
+_SPEC_IDS = re.compile(r"\s*\([A-Z]\d+(?:-[A-Z]?\d+)?(?:,\s*[A-Z]\d+(?:-[A-Z]?\d+)?)*\)")
+
+
+def without_spec_ids(text: str) -> str:
+    """``text`` without the SPEC ids the crawl's reasons cite (``... disallowed (O5)``): they
+    are for the code, the tests and the README, not for people reading a report."""
+    return _SPEC_IDS.sub("", text)
+
+
 def plain(*values: str) -> Cell:
-    """A cell of plain text lines."""
-    return tuple(Line(value) for value in values) or (Line(""),)
+    """A cell of plain text lines (SPEC ids left out)."""
+    return tuple(Line(without_spec_ids(value)) for value in values) or (Line(""),)
 
 
 def link(url: str, note: str = "") -> Cell:

@@ -28,6 +28,7 @@ from politecrawl.report.tables import (
     summary,
     tables,
     when,
+    without_spec_ids,
 )
 
 _INDENT = "  "
@@ -137,7 +138,11 @@ def render_csv(report: Report) -> str:
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(CSV_COLUMNS)
-    writer.writerows([csv_cell(value) for value in row] for row in _csv_rows(report))
+    prose = {CSV_COLUMNS.index("reason"), CSV_COLUMNS.index("detail")}  # never a URL column
+    writer.writerows(
+        [csv_cell(without_spec_ids(str(v)) if i in prose else v) for i, v in enumerate(row)]
+        for row in _csv_rows(report)
+    )
     return buffer.getvalue()
 
 
