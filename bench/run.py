@@ -49,7 +49,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 from audit_log import Audit, audit, read_log  # noqa: E402
-from web_gen import OUTSIDE_ADDRESS, canonical, generate  # noqa: E402
+from web_gen import OUTSIDE_ADDRESS, canonical, generate, split_url  # noqa: E402
 from web_serve import NGINX, Nginx, free_port  # noqa: E402
 
 BIN = Path(sys.executable).parent
@@ -299,6 +299,36 @@ def run_scrapy(args: argparse.Namespace, site: Path, work: Path, truth: dict) ->
     return measure, result
 
 
+def run_wget(args: argparse.Namespace, site: Path, work: Path, truth: dict) -> tuple:
+    """GNU wget, recursive, robots.txt on, the same delay and depth, across the seeded hosts
+    (``-H -D``): the tool many site owners reach for first."""
+    measure = Measure()
+    sampler = TreeSampler()
+    sampler.start()
+    hosts = sorted({split_url(seed)[1] for seed in truth["seeds"]})
+    target = work / "wget"
+    shutil.rmtree(target, ignore_errors=True)
+    command = [
+        "wget", "--recursive", f"--level={MAX_DEPTH}", "--execute", "robots=on",
+        f"--wait={args.delay:g}", "--span-hosts", f"--domains={','.join(hosts)}",
+        "--input-file", str(site / "seeds.txt"), "--directory-prefix", str(target),
+        "--no-verbose", "--tries=2", "--timeout=30", "--user-agent=wget/bench",
+    ]  # fmt: skip
+    with Nginx(site, work / "nginx", log_name="wget.log") as server:
+        cpu0, start = _cpu_children(), time.monotonic()
+        codes, timed_out, _ = run_phase(
+            [command], logs=work, name="wget", timeout=args.timeout, sampler=sampler
+        )
+        measure.wall = time.monotonic() - start
+        measure.cpu = _cpu_children() - cpu0
+        measure.returncodes, measure.timed_out = codes, timed_out
+    sampler.done.set()
+    sampler.join()
+    measure.peak_rss = sampler.peak
+    result = audit(read_log(server.log_path), truth, delay=args.delay, handed_out_indexable=set())
+    return measure, result
+
+
 # --- the table ----------------------------------------------------------------------------------
 
 
@@ -426,7 +456,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         default="KILL",
         help="KILL: a crash (requests in flight are lost and fetched again); TERM: a stop",
     )
-    option("--only", choices=("politecrawl", "scrapy"), default=None)
+    option("--only", choices=("politecrawl", "scrapy", "wget"), default=None)
+    option("--wget", action="store_true", help="also GNU wget -r (robots=on, --wait)")
     option("--timeout", type=float, default=1800, help="seconds per crawler")
     option("--work", type=Path, default=None, help="keep everything here")
     option("--profile", type=Path, default=None, help="py-spy raw profiles here")
@@ -482,6 +513,8 @@ def compare(args: argparse.Namespace, work: Path) -> None:
     results: dict[str, dict] = {}
     audits: dict[str, Audit] = {}
     runners = {"politecrawl": run_politecrawl, "scrapy": run_scrapy}
+    if args.wget or args.only == "wget":
+        runners["wget"] = run_wget
     for name, runner in runners.items():
         if args.only and args.only != name:
             continue

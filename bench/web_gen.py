@@ -50,7 +50,7 @@ from html import escape
 from pathlib import Path
 from urllib.parse import urljoin, urlsplit
 
-AGENTS = ("politecrawl", "scrapybench")
+AGENTS = ("politecrawl", "scrapybench", "wget")
 OUTSIDE_ADDRESS = "127.0.1.1"  # linked to, served, never a seed: C1 says never fetched
 PAGES_PER_SECTION = 50
 KINDS_FIRST = ("named-delay", "star", "403", "500", "disallow-all", "404")
