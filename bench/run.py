@@ -264,47 +264,26 @@ def politecrawl_indexable(db: Path) -> set[str]:
 def run_scrapy(args: argparse.Namespace, site: Path, work: Path, truth: dict) -> tuple:
     items = work / "scrapy-items.jsonl"
     items.unlink(missing_ok=True)
-    measure = Measure()
-    sampler = TreeSampler()
-    sampler.start()
     command = [
         sys.executable, str(HERE / "scrapy_spider.py"), "--seeds", str(site / "seeds.txt"),
         "--delay", f"{args.delay:g}", "--depth", str(MAX_DEPTH), "--out", str(items),
         "--concurrency", str(args.scrapy_concurrency), "--order", args.scrapy_order,
     ]  # fmt: skip
-    with Nginx(site, work / "nginx", log_name="scrapy.log") as server:
-        cpu0, start = _cpu_children(), time.monotonic()
-        codes, timed_out, _ = run_phase(
-            profiled([command], args.profile, "scrapy"),
-            logs=work,
-            name="scrapy",
-            timeout=args.timeout,
-            sampler=sampler,
-        )
-        measure.wall = time.monotonic() - start
-        measure.cpu = _cpu_children() - cpu0
-        measure.returncodes, measure.timed_out = codes, timed_out
-    sampler.done.set()
-    sampler.join()
-    measure.peak_rss = sampler.peak
+    measure, log = _run_peer(
+        args, site, work, "scrapy", profiled([command], args.profile, "scrapy")
+    )
     indexable = set()
     if items.exists():
         for line in items.read_text(encoding="utf-8").splitlines():
             item = json.loads(line)
             if item.get("indexable") and 200 <= item.get("status", 0) < 300:
                 indexable.add(canonical(item["url"]) or item["url"])
-    result = audit(
-        read_log(server.log_path), truth, delay=args.delay, handed_out_indexable=indexable
-    )
-    return measure, result
+    return measure, audit(read_log(log), truth, delay=args.delay, handed_out_indexable=indexable)
 
 
 def run_wget(args: argparse.Namespace, site: Path, work: Path, truth: dict) -> tuple:
     """GNU wget, recursive, robots.txt on, the same delay and depth, across the seeded hosts
     (``-H -D``): the tool many site owners reach for first."""
-    measure = Measure()
-    sampler = TreeSampler()
-    sampler.start()
     hosts = sorted({split_url(seed)[1] for seed in truth["seeds"]})
     target = work / "wget"
     shutil.rmtree(target, ignore_errors=True)
@@ -314,10 +293,21 @@ def run_wget(args: argparse.Namespace, site: Path, work: Path, truth: dict) -> t
         "--input-file", str(site / "seeds.txt"), "--directory-prefix", str(target),
         "--no-verbose", "--tries=2", "--timeout=30", "--user-agent=wget/bench",
     ]  # fmt: skip
-    with Nginx(site, work / "nginx", log_name="wget.log") as server:
+    measure, log = _run_peer(args, site, work, "wget", [command])
+    return measure, audit(read_log(log), truth, delay=args.delay, handed_out_indexable=set())
+
+
+def _run_peer(
+    args: argparse.Namespace, site: Path, work: Path, name: str, commands: list[list[str]]
+) -> tuple[Measure, Path]:
+    """Run a peer crawler against a fresh nginx, measured from outside; its access log."""
+    measure = Measure()
+    sampler = TreeSampler()
+    sampler.start()
+    with Nginx(site, work / "nginx", log_name=f"{name}.log") as server:
         cpu0, start = _cpu_children(), time.monotonic()
         codes, timed_out, _ = run_phase(
-            [command], logs=work, name="wget", timeout=args.timeout, sampler=sampler
+            commands, logs=work, name=name, timeout=args.timeout, sampler=sampler
         )
         measure.wall = time.monotonic() - start
         measure.cpu = _cpu_children() - cpu0
@@ -325,8 +315,7 @@ def run_wget(args: argparse.Namespace, site: Path, work: Path, truth: dict) -> t
     sampler.done.set()
     sampler.join()
     measure.peak_rss = sampler.peak
-    result = audit(read_log(server.log_path), truth, delay=args.delay, handed_out_indexable=set())
-    return measure, result
+    return measure, server.log_path
 
 
 # --- the table ----------------------------------------------------------------------------------

@@ -497,13 +497,15 @@ class Record:
     crawl_delay: float | None = None
 
 
-def parse_robots(text: str) -> list[Record]:
+def parse_robots(text: str, *, draft: bool = True) -> list[Record]:
+    """Records in file order: the draft's (a blank line after rules ends one, F4), or with
+    ``draft=False`` RFC 9309's groups (blank lines ignored)."""
     records: list[Record] = []
     current: Record | None = None
     for raw in re.split(r"\r\n|\r|\n", text):
         line = raw.split("#", 1)[0].strip()
         if not line:
-            if not raw.strip() and current is not None and current.rules:
+            if draft and not raw.strip() and current is not None and current.rules:
                 current = None
             continue
         name, colon, value = line.partition(":")
@@ -550,26 +552,6 @@ def robots_verdict(record: Record | None, path: str) -> str | None:
 # --- robots.txt, RFC 9309 (M6), and strict, what a crawl obeys by default (M7) -------------------
 
 
-def parse_groups(text: str) -> list[Record]:
-    """RFC 9309 groups: blank lines ignored; a User-agent line after rules starts a group."""
-    groups: list[Record] = []
-    current: Record | None = None
-    for raw in re.split(r"\r\n|\r|\n", text):
-        line = raw.split("#", 1)[0].strip()
-        name, colon, value = line.partition(":")
-        if not colon:
-            continue
-        name, value = name.strip().lower(), value.strip()
-        if name == "user-agent":
-            if current is None or current.rules or current.crawl_delay is not None:
-                current = Record([], [])
-                groups.append(current)
-            current.agents.append(value)
-        elif current is not None and name in ("allow", "disallow"):
-            current.rules.append((name == "allow", value))
-    return groups
-
-
 def _rfc9309_matches(rule: str, path: str) -> bool:
     anchored = rule.endswith("$")
     parts = _octets(rule.rstrip("$")).decode("latin-1").split("*")
@@ -601,7 +583,7 @@ def rfc9309_verdict(groups: list[Record], agent: str, path: str) -> str | None:
 
 @functools.cache
 def _parsed(text: str) -> tuple[list[Record], list[Record]]:
-    return parse_robots(text), parse_groups(text)
+    return parse_robots(text), parse_robots(text, draft=False)
 
 
 def strict_verdict(text: str, agent: str, path: str) -> str | None:
