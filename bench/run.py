@@ -165,7 +165,7 @@ def run_phase(
 
 
 def politecrawl_commands(
-    site: Path, db: Path, *, delay: float, workers: int, procs: int, resume: bool = False
+    site: Path, db: Path | str, *, delay: float, workers: int, procs: int, resume: bool = False
 ) -> list[list[str]]:
     common = ["--db", str(db), "--delay", f"{delay:g}", "--workers", str(workers), "--quiet"]
     first = [str(BIN / "politecrawl"), "run", str(site / "seeds.txt"), *common]
@@ -189,10 +189,22 @@ def profiled(commands: list[list[str]], profile_dir: Path | None, tag: str) -> l
     ]  # fmt: skip
 
 
+def fresh_postgres(url: str) -> str:
+    """A SQLAlchemy URL whose connections use a new, empty schema of the server at ``url``."""
+    import psycopg  # noqa: PLC0415 (only with --postgres)
+
+    schema = f"bench_{int(time.time())}"
+    with psycopg.connect(url.replace("+psycopg", ""), autocommit=True) as connection:
+        connection.execute(f'CREATE SCHEMA "{schema}"')
+    return f"{url}?options=-csearch_path%3D{schema}"
+
+
 def run_politecrawl(args: argparse.Namespace, site: Path, work: Path, truth: dict) -> tuple:
-    db = work / "politecrawl.db"
+    db: Path | str = work / "politecrawl.db"
     for suffix in ("", "-wal", "-shm"):
         Path(str(db) + suffix).unlink(missing_ok=True)
+    if args.postgres:
+        db = fresh_postgres(args.postgres)
     measure = Measure()
     sampler = TreeSampler()
     sampler.start()
@@ -249,16 +261,25 @@ def run_politecrawl(args: argparse.Namespace, site: Path, work: Path, truth: dic
     return measure, result
 
 
-def politecrawl_indexable(db: Path) -> set[str]:
+def politecrawl_indexable(db: Path | str) -> set[str]:
     """URLs politecrawl recorded as indexable (a 2xx page without noindex, T5)."""
-    found = set()
-    with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as connection:
-        for url, status, noindex in connection.execute(
-            "SELECT url, status, noindex FROM urls WHERE state = 'done'"
-        ):
-            if status is not None and 200 <= status < 300 and not noindex:
-                found.add(canonical(url) or url)
-    return found
+    query = "SELECT url, status, noindex FROM urls WHERE state = 'done'"
+    if isinstance(db, str):  # PostgreSQL
+        import psycopg  # noqa: PLC0415 (only with --postgres)
+
+        base, _, options = db.partition("?options=")
+        schema = options.rpartition("%3D")[2]
+        with psycopg.connect(base.replace("+psycopg", ""), autocommit=True) as connection:
+            connection.execute(f'SET search_path TO "{schema}"')
+            rows = connection.execute(query).fetchall()
+    else:
+        with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as connection:
+            rows = connection.execute(query).fetchall()
+    return {
+        canonical(url) or url
+        for url, status, noindex in rows
+        if status is not None and 200 <= status < 300 and not noindex
+    }
 
 
 def run_scrapy(args: argparse.Namespace, site: Path, work: Path, truth: dict) -> tuple:
@@ -436,6 +457,12 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     option("--trickle", action="store_true", help="a page sent at one byte a second")
     option("--workers", type=int, default=4, help="politecrawl threads per process")
     option("--procs", type=int, default=1, help="politecrawl processes on one database")
+    option(
+        "--postgres",
+        metavar="URL",
+        help="politecrawl's database on this PostgreSQL server (a fresh schema), e.g. "
+        "postgresql+psycopg://postgres@127.0.0.1:5432/test",
+    )
     option("--scrapy-concurrency", type=int, default=None, help="default: max(16, hosts)")
     option("--scrapy-order", choices=("bfs", "dfs"), default="bfs", help="see scrapy_spider.py")
     option("--kill-resume", action="store_true", help="politecrawl: kill mid-way, resume")
