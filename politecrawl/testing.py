@@ -1,9 +1,16 @@
-"""Helpers for tests, ours and users': a clock that only moves when told to [STYLE 6]."""
+"""Helpers for tests, ours and users': a clock that only moves when told to, and a fetcher
+that answers from a script instead of the network [STYLE 6]."""
 
 from __future__ import annotations
 
 import threading
+from collections.abc import Mapping
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from urllib.parse import urljoin
+
+from politecrawl.errors import FetchError
+from politecrawl.fetch import Fetcher, FetchResult
 
 
 class FakeClock:
@@ -35,3 +42,68 @@ class FakeClock:
         with self._lock:
             self._now += timedelta(seconds=seconds)
             self._monotonic += seconds
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """What a ``ScriptedFetcher`` answers for one URL."""
+
+    status: int = 200
+    body: bytes | str = b""
+    headers: tuple[tuple[str, str], ...] = (("Content-Type", "text/html; charset=utf-8"),)
+    elapsed_seconds: float = 0.0
+
+
+class ScriptedFetcher(Fetcher):
+    """A ``Fetcher`` that answers from a script, never from the network: for tests of code
+    that drives a ``Crawler`` (``Crawler(config, fetcher=ScriptedFetcher({...}))``).
+
+    ``script`` maps absolute URLs to an ``Answer``, a list of them (given in turn, the last
+    repeated: a page that fails, then works), or a ``FetchError`` to raise (a time-out, say). A
+    URL not in the script answers 404, so a site without robots.txt needs no entry for it.
+    ``requests`` lists every URL asked, in order. A redirect is an ``Answer`` with a 3xx status
+    and a ``Location`` header, resolved against the URL as the real fetcher does.
+    """
+
+    def __init__(
+        self,
+        script: Mapping[str, Answer | list[Answer] | FetchError],
+        *,
+        user_agent: str = "politecrawl/test",
+    ) -> None:
+        super().__init__(user_agent=user_agent)
+        self._script = dict(script)
+        self._served: dict[str, int] = {}
+        self._log_lock = threading.Lock()
+        self.requests: list[str] = []
+
+    def fetch(
+        self,
+        url: str,
+        *,
+        etag: str | None = None,
+        last_modified: str | None = None,
+        max_bytes: int | None = None,
+    ) -> FetchResult:
+        """The scripted answer for ``url`` (404 when it has none)."""
+        with self._log_lock:
+            self.requests.append(url)
+            turn = self._served.get(url, 0)
+            self._served[url] = turn + 1
+        entry = self._script.get(url, Answer(404, "not found", (("Content-Type", "text/plain"),)))
+        if isinstance(entry, FetchError):
+            raise entry
+        answer = entry[min(turn, len(entry) - 1)] if isinstance(entry, list) else entry
+        body = answer.body.encode("utf-8") if isinstance(answer.body, str) else answer.body
+        cap = 10 * 1024 * 1024 if max_bytes is None else max_bytes
+        location = next((v for k, v in answer.headers if k.lower() == "location"), None)
+        is_redirect = 300 <= answer.status < 400 and answer.status != 304
+        return FetchResult(
+            url,
+            answer.status,
+            answer.headers,
+            body[:cap],
+            len(body) > cap,
+            answer.elapsed_seconds,
+            urljoin(url, location) if is_redirect and location else None,
+        )

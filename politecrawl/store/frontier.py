@@ -432,7 +432,7 @@ class Frontier:
     ) -> bool:
         """Put the URL aside until ``until`` (robots.txt unreachable, O6; Retry-After, P3).
 
-        ``until=None``: not in this run (``wake_all_deferred`` brings it back on resume).
+        ``until=None``: not in this run (``wake_indefinitely_deferred`` brings it back on resume).
         ``next_fetch_at=None`` (here and in ``exclude``): no request was made for the lease, so
         the host gets back the slot it was due at when the lease was claimed.
         """

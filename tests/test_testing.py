@@ -1,0 +1,46 @@
+"""The helpers users get for their own tests: ``FakeClock`` and ``ScriptedFetcher``."""
+
+from __future__ import annotations
+
+import pytest
+
+from politecrawl import CrawlConfig, Crawler
+from politecrawl.errors import FetchError
+from politecrawl.testing import Answer, ScriptedFetcher
+
+SITE = "http://shop.test"
+
+
+def test_a_crawl_against_a_scripted_site_obeys_robots_and_follows_links(tmp_path):
+    fetcher = ScriptedFetcher(
+        {
+            f"{SITE}/robots.txt": Answer(200, "User-agent: *\nDisallow: /cart\n"),
+            f"{SITE}/": Answer(
+                200, '<a href="/a">a</a> <a href="/cart">cart</a> <a href="/old">o</a>'
+            ),
+            f"{SITE}/a": Answer(200, "<title>A</title>"),
+            f"{SITE}/old": Answer(301, "", (("Location", "/a"),)),
+        }
+    )
+    config = CrawlConfig(database=str(tmp_path / "c.db"), delay_seconds=0.0, workers=1)
+    with Crawler(config, fetcher=fetcher) as crawler:
+        crawler.add_seeds([f"{SITE}/"])
+        pages = {page.url: page for page in crawler.crawl()}
+    assert fetcher.requests[0] == f"{SITE}/robots.txt"  # robots.txt first
+    assert f"{SITE}/cart" not in fetcher.requests  # disallowed: never asked
+    assert pages[f"{SITE}/a"].title == "A"
+    assert pages[f"{SITE}/old"].final_url == f"{SITE}/a"
+    assert fetcher.requests.count(f"{SITE}/a") == 1  # the redirect's target is not fetched twice
+
+
+def test_scripted_answers_in_turn_errors_and_404():
+    fetcher = ScriptedFetcher(
+        {
+            f"{SITE}/flaky": [Answer(503), Answer(200, "ok")],
+            f"{SITE}/down": FetchError("no connection", url=f"{SITE}/down", temporary=True),
+        }
+    )
+    assert [fetcher.fetch(f"{SITE}/flaky").status for _ in range(3)] == [503, 200, 200]
+    with pytest.raises(FetchError, match="no connection"):
+        fetcher.fetch(f"{SITE}/down")
+    assert fetcher.fetch(f"{SITE}/nowhere").status == 404
