@@ -23,6 +23,8 @@ With urllib3, the only other module here that touches the HTTP stack besides ``f
 from __future__ import annotations
 
 import contextlib
+import heapq
+import itertools
 import socket
 import threading
 import time
@@ -133,19 +135,65 @@ def response_deadline(deadline: float) -> Iterator[None]:
         _deadline.at = None
 
 
+class _Watchdog:
+    """One thread that shuts sockets down at their deadlines: a request costs a heap push, not
+    a timer thread of its own (about 0.2 ms each, on the hot path)."""
+
+    def __init__(self) -> None:
+        self._condition = threading.Condition()
+        self._heap: list[tuple[float, int, socket.socket]] = []
+        self._cancelled: set[int] = set()
+        self._tokens = itertools.count()
+        self._thread: threading.Thread | None = None
+
+    def watch(self, deadline: float, sock: socket.socket) -> int:
+        """Shut ``sock`` down at ``deadline`` (``time.monotonic()``) unless cancelled."""
+        with self._condition:
+            token = next(self._tokens)
+            heapq.heappush(self._heap, (deadline, token, sock))
+            if self._thread is None:
+                self._thread = threading.Thread(
+                    target=self._run, name="politecrawl-deadlines", daemon=True
+                )
+                self._thread.start()
+            self._condition.notify()
+            return token
+
+    def cancel(self, token: int) -> None:
+        with self._condition:
+            self._cancelled.add(token)
+
+    def _run(self) -> None:
+        with self._condition:
+            while True:
+                while self._heap and self._heap[0][1] in self._cancelled:
+                    self._cancelled.discard(heapq.heappop(self._heap)[1])
+                if not self._heap:
+                    self._condition.wait()
+                    continue
+                deadline, _, sock = self._heap[0]
+                wait = deadline - time.monotonic()
+                if wait > 0:
+                    self._condition.wait(wait)
+                    continue
+                heapq.heappop(self._heap)
+                _shut(sock)
+
+
+_WATCHDOG = _Watchdog()
+
+
 def _headers_within_deadline(connection: HTTPConnection, read: Callable[[], Any]) -> Any:
     """``read()`` (the connection's ``getresponse``), its socket shut down at the deadline."""
     deadline = getattr(_deadline, "at", None)
     sock = connection.sock
     if deadline is None or sock is None:
         return read()
-    timer = threading.Timer(max(deadline - time.monotonic(), 0.0), _shut, (sock,))
-    timer.daemon = True
-    timer.start()
+    token = _WATCHDOG.watch(deadline, sock)
     try:
         return read()
     finally:
-        timer.cancel()
+        _WATCHDOG.cancel(token)
 
 
 def _shut(sock: socket.socket) -> None:
