@@ -7,8 +7,8 @@ than the crawl follows marked, C4), URLs excluded by robots.txt with the decidin
 out of scope or caught by a trap guard (C1, C3), noindex and nofollow pages (T5), deferred
 origins and URLs with why and until when (O6), slow pages, each origin's robots.txt outcome
 (O3-O8), and the crawled URLs on which the draft and RFC 9309 semantics disagree (M6).
-Render it with ``render_text``, ``render_csv``, ``render_json`` (here) or
-``politecrawl.report.html.render_html``. ``render_history`` tells one URL's story for
+Render it with ``politecrawl.report.text`` (``render_text``, ``render_csv``, ``render_json``)
+or ``politecrawl.report.html.render_html``. ``render_history`` tells one URL's story for
 ``politecrawl why``.
 """
 
@@ -33,22 +33,12 @@ from politecrawl.report.model import (
     SlowPage,
 )
 from politecrawl.report.tables import describe, number, printable, when, without_spec_ids
-from politecrawl.report.text import CSV_COLUMNS, render_csv, render_json, render_text
 from politecrawl.robots import Verdict, parse_robots
 from politecrawl.store import Database, reading
 from politecrawl.store.reading_types import OriginRobots, UrlHistory, UrlRow
 from politecrawl.urls import InvalidURL, canonicalize
 
-__all__ = [
-    "CSV_COLUMNS",
-    "Report",
-    "build_report",
-    "redirect_chains",
-    "render_csv",
-    "render_history",
-    "render_json",
-    "render_text",
-]
+__all__ = ["build_report", "redirect_chains", "render_history"]
 
 MAX_REDIRECTS = 10  # C4: the crawl's default; a longer chain is marked too long
 
