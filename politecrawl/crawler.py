@@ -24,15 +24,14 @@ from collections.abc import Callable, Iterable, Iterator
 from datetime import timedelta
 from types import TracebackType
 
+from politecrawl.assembly import fetcher_of, scope_of, visitor_of
 from politecrawl.clock import Clock, SystemClock
 from politecrawl.config import CrawlConfig
-from politecrawl.connect import AddressGuard
 from politecrawl.errors import StoreError
-from politecrawl.fetch import Fetcher, FetchLimits
-from politecrawl.gate import Gate
+from politecrawl.fetch import Fetcher
 from politecrawl.politeness import HostQueue
 from politecrawl.results import CrawlSummary, Excluded, Page
-from politecrawl.scope import Scope, TrapGuards
+from politecrawl.scope import Scope
 from politecrawl.store import (
     AddResult,
     Database,
@@ -253,54 +252,15 @@ class Crawler:
     def _visitor(self) -> Visitor:
         assert self.database is not None
         assert self.frontier is not None
-        config = self.config
-        frontier = self.frontier
-        scope = self._scope = Scope.from_seeds(
-            frontier.seed_origins(),
-            mode=config.scope,
-            include=config.include,
-            exclude=config.exclude,
-            max_depth=config.max_depth,
-            max_pages_per_host=config.max_pages_per_host,
-            trap_guards=TrapGuards(
-                max_url_length=config.max_url_length,
-                max_path_segments=config.max_path_segments,
-                max_repeated_segment=config.max_repeated_segment,
-                max_query_bytes=config.max_query_bytes,
-            ),
-            trusted_networks=config.trusted_networks,
-        )
+        self._scope = scope_of(self.config, self.frontier.seed_origins())
         if self._fetcher is None:
-            self._fetcher = Fetcher(
-                user_agent=config.user_agent,
-                limits=FetchLimits(
-                    connect_timeout_seconds=config.connect_timeout_seconds,
-                    response_timeout_seconds=config.response_timeout_seconds,
-                    max_body_bytes=config.max_body_bytes,
-                ),
-                address_guard=AddressGuard(
-                    fixed={
-                        host.lower(): address
-                        for host, _, address in (pair.partition(":") for pair in config.resolve)
-                    },
-                    trusted_networks=scope.trusted_networks,
-                    allowed_hosts=lambda: self._scope.seed_hosts,  # the current run's seeds
-                ),
-            )
-        gate = Gate(
-            config,
-            PolicyStore(self.database),
-            self._fetcher,
-            self.clock,
-            reserve_host=lambda host, now: frontier.reserve_host(host, now=now),
-            release_host=lambda host, at: frontier.release_host(host, next_fetch_at=at),
-        )
-        return Visitor(
-            config,
-            frontier=frontier,
-            gate=gate,
+            self._fetcher = fetcher_of(self.config, lambda: self._scope.seed_hosts)
+        return visitor_of(
+            self.config,
+            database=self.database,
+            frontier=self.frontier,
             fetcher=self._fetcher,
-            scope=scope,
+            scope=self._scope,
             clock=self.clock,
         )
 
@@ -314,14 +274,14 @@ class Crawler:
             elif isinstance(event, _WorkerFailed):
                 failure = failure or event.error
             elif isinstance(event, Page):
-                self._count_page(event)
+                self.summary.count_page(event)
                 if event.error is not None and self.on_error is not None:
                     self.on_error(event)
                 elif self.on_page is not None:
                     self.on_page(event)
                 yield event
             elif isinstance(event, Excluded):
-                self._count_excluded(event)
+                self.summary.count_excluded(event)
                 if self.on_excluded is not None:
                     self.on_excluded(event)
         if failure is not None:
@@ -458,25 +418,6 @@ class Crawler:
         with self._lock:
             if not self.summary.stopped_because:
                 self.summary.stopped_because = reason
-
-    def _count_page(self, page: Page) -> None:
-        summary = self.summary
-        if page.error is not None or page.status is None or page.status >= 400:
-            summary.errors += 1
-        if page.final_url is not None and page.status is not None and 300 <= page.status < 400:
-            summary.redirects += 1
-        if page.indexable:
-            summary.indexable += 1
-        if page.ok and not page.index:
-            summary.noindex += 1
-        if page.ok and not page.follow:
-            summary.nofollow += 1
-
-    def _count_excluded(self, excluded: Excluded) -> None:
-        if excluded.reason == "robots":
-            self.summary.excluded_by_robots += 1
-        elif excluded.state == "out_of_scope":
-            self.summary.out_of_scope += 1
 
     def _finish_summary(self, started: float) -> None:
         assert self.frontier is not None

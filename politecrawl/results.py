@@ -103,6 +103,26 @@ class CrawlSummary:
     stopped_because: str = ""
     """"finished", "only deferred work left", "max_pages", "max_duration", "stopped"."""
 
+    def count_page(self, page: Page) -> None:
+        """Count a fetched URL (errors, redirects, indexable, noindex, nofollow)."""
+        if page.error is not None or page.status is None or page.status >= 400:
+            self.errors += 1
+        if page.final_url is not None and page.status is not None and 300 <= page.status < 400:
+            self.redirects += 1
+        if page.indexable:
+            self.indexable += 1
+        if page.ok and not page.index:
+            self.noindex += 1
+        if page.ok and not page.follow:
+            self.nofollow += 1
+
+    def count_excluded(self, excluded: Excluded) -> None:
+        """Count a URL the crawl decided not to fetch."""
+        if excluded.reason == "robots":
+            self.excluded_by_robots += 1
+        elif excluded.state == "out_of_scope":
+            self.out_of_scope += 1
+
     @property
     def already_finished(self) -> bool:
         """This run found the crawl finished before it began: nothing was left to fetch (a

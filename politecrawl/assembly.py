@@ -1,0 +1,81 @@
+"""The crawl's object graph, built from its configuration: scope, fetcher, gate and visitor.
+
+The one place that reads a ``CrawlConfig`` to wire the parts together, so that ``Crawler`` runs
+the loop and the parts stay unaware of the configuration's shape. ``Crawler`` asks for a new
+visitor at the start of every run (the seeds, and so the scope, may have grown).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+
+from politecrawl.clock import Clock
+from politecrawl.config import CrawlConfig
+from politecrawl.connect import AddressGuard
+from politecrawl.fetch import Fetcher, FetchLimits
+from politecrawl.gate import Gate
+from politecrawl.scope import Scope, TrapGuards
+from politecrawl.store import Database, Frontier
+from politecrawl.store.policies import PolicyStore
+from politecrawl.visit import Visitor
+
+
+def scope_of(config: CrawlConfig, seed_origins: Iterable[str]) -> Scope:
+    """What the crawl may fetch (C1, C3) for these seed origins."""
+    return Scope.from_seeds(
+        seed_origins,
+        mode=config.scope,
+        include=config.include,
+        exclude=config.exclude,
+        max_depth=config.max_depth,
+        max_pages_per_host=config.max_pages_per_host,
+        trap_guards=TrapGuards(
+            max_url_length=config.max_url_length,
+            max_path_segments=config.max_path_segments,
+            max_repeated_segment=config.max_repeated_segment,
+            max_query_bytes=config.max_query_bytes,
+        ),
+        trusted_networks=config.trusted_networks,
+    )
+
+
+def fetcher_of(config: CrawlConfig, seed_hosts: Callable[[], Iterable[str]]) -> Fetcher:
+    """The fetcher with the crawl's limits (C7) and anti-steering guard: ``seed_hosts`` names
+    the hosts whose names may resolve to private addresses (asked at each connection)."""
+    return Fetcher(
+        user_agent=config.user_agent,
+        limits=FetchLimits(
+            connect_timeout_seconds=config.connect_timeout_seconds,
+            response_timeout_seconds=config.response_timeout_seconds,
+            max_body_bytes=config.max_body_bytes,
+        ),
+        address_guard=AddressGuard(
+            fixed={
+                host.lower(): address
+                for host, _, address in (pair.partition(":") for pair in config.resolve)
+            },
+            trusted_networks=scope_of(config, ()).trusted_networks,
+            allowed_hosts=seed_hosts,
+        ),
+    )
+
+
+def visitor_of(
+    config: CrawlConfig,
+    *,
+    database: Database,
+    frontier: Frontier,
+    fetcher: Fetcher,
+    scope: Scope,
+    clock: Clock,
+) -> Visitor:
+    """The visitor of one run, with its gate (robots.txt through the same fetcher)."""
+    gate = Gate(
+        config,
+        PolicyStore(database),
+        fetcher,
+        clock,
+        reserve_host=lambda host, now: frontier.reserve_host(host, now=now),
+        release_host=lambda host, at: frontier.release_host(host, next_fetch_at=at),
+    )
+    return Visitor(config, frontier=frontier, gate=gate, fetcher=fetcher, scope=scope, clock=clock)
