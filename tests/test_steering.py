@@ -136,11 +136,13 @@ def test_c1_a_seed_host_reaches_its_private_address_pinned(secret_server):
 # --- through the command line --------------------------------------------------------------------
 
 
-@pytest.mark.timeout(120)
-def test_c1_c4_a_public_page_cannot_steer_the_crawl_into_private_addresses(tmp_path: Path):
+def crawl_three_servers(
+    tmp_path: Path, env: dict[str, str]
+) -> tuple[Server, Server, Server, str, str]:
     """public.test (a seed, answered as 127.0.0.21 by --resolve) links to an address written out
     (127.0.0.22), to a name answered as a private address (internal.test), and redirects to the
-    address: none of the three private servers ever sees a request."""
+    address. Runs ``politecrawl run``, ``report`` and ``why`` (for the written-out link); returns
+    the servers (closed, their request logs kept) and the two commands' output."""
     admin = Server("127.0.0.22", {"/admin": (200, "admin", {}), "/robots.txt": (404, "", {})})
     internal = Server("127.0.0.23", {"/secret": (200, "secret", {})})
     written = f"http://127.0.0.22:{admin.port}/admin"
@@ -167,7 +169,7 @@ def test_c1_c4_a_public_page_cannot_steer_the_crawl_into_private_addresses(tmp_p
             text=True,
             timeout=90,
             cwd=tmp_path,
-            env={**os.environ, "POLITECRAWL_ROBOTS_MAX_ATTEMPTS": "1"},
+            env={**os.environ, "POLITECRAWL_ROBOTS_MAX_ATTEMPTS": "1", **env},
             check=False,
         )
         report = subprocess.run(
@@ -178,12 +180,42 @@ def test_c1_c4_a_public_page_cannot_steer_the_crawl_into_private_addresses(tmp_p
             cwd=tmp_path,
             check=False,
         )
+        why = subprocess.run(
+            [sys.executable, "-m", "politecrawl", "why", "--db", "crawl.db", written],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            cwd=tmp_path,
+            check=False,
+        )
     finally:
         for server in (public, admin, internal):
             server.close()
     assert "Traceback" not in result.stderr, result.stderr
+    return public, admin, internal, report.stdout, why.stdout
+
+
+@pytest.mark.timeout(120)
+def test_c1_c4_a_public_page_cannot_steer_the_crawl_into_private_addresses(tmp_path: Path):
+    """None of the private servers ever sees a request: not by a link, a name or a redirect."""
+    public, admin, internal, report, why = crawl_three_servers(tmp_path, {})
     assert {path for _, path in public.requests} == {"/robots.txt", "/", "/go"}
     assert admin.requests == []
     assert internal.requests == []
-    assert "link from a public origin" in report.stdout
-    assert "into 127.0.0.0/8" in report.stdout
+    assert "link from a public origin" in report
+    assert "into 127.0.0.0/8" in report
+    assert "into 127.0.0.0/8" in why  # why names the rule for the refused URL
+
+
+@pytest.mark.timeout(120)
+def test_c1_c4_trusted_networks_let_the_crawl_into_that_network_only(tmp_path: Path):
+    """trusted_networks (here 127.0.0.22/32, by its environment variable) reaches the crawl: the
+    link and the redirect into the trusted address are followed; the name answered as another
+    private address stays refused at connect time."""
+    env = {"POLITECRAWL_TRUSTED_NETWORKS": "127.0.0.22/32"}
+    public, admin, internal, report, why = crawl_three_servers(tmp_path, env)
+    assert {path for _, path in public.requests} == {"/robots.txt", "/", "/go"}
+    assert {path for _, path in admin.requests} >= {"/admin", "/admin?via=redirect"}
+    assert internal.requests == []
+    assert "into 127.0.0.0/8" not in report
+    assert "into 127.0.0.0/8" not in why
