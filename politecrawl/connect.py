@@ -1,5 +1,5 @@
 """The connections ``fetch`` opens: a host name resolved once, checked, and pinned [C1, C4];
-and the one deadline of a response, from the request to its last header [C7].
+and the one deadline of a response, from the connection to its last header [C7].
 
 The anti-steering guard of ``scope`` sees only what a URL says; a *name* that resolves to a
 loopback, private or link-local address is invisible to it. Here every connection first resolves
@@ -14,8 +14,8 @@ page that linked to them.
 A socket time-out bounds each read, not a response: a server that sends its status line and
 headers a byte at a time would hold a worker (and its host's one slot) for as long as it likes.
 So the fetcher sets a deadline (``response_deadline``) for the request it sends, and while a
-connection waits for the headers a timer shuts its socket down at that deadline; ``fetch``
-bounds the body the same way.
+connection is made (TCP and a TLS handshake, which a server can trickle too) and while it waits
+for the headers, a timer shuts its socket down at that deadline; ``fetch`` bounds the body.
 
 With urllib3, the only other module here that touches the HTTP stack besides ``fetch``.
 """
@@ -126,8 +126,8 @@ _deadline = threading.local()
 
 @contextmanager
 def response_deadline(deadline: float) -> Iterator[None]:
-    """Within the block, a connection of this thread waiting for a response's headers is cut
-    off at ``deadline`` (``time.monotonic()`` seconds)."""
+    """Within the block, a connection of this thread being made (TCP, TLS) or waiting for a
+    response's headers is cut off at ``deadline`` (``time.monotonic()`` seconds)."""
     _deadline.at = deadline
     try:
         yield
@@ -183,6 +183,37 @@ class _Watchdog:
 _WATCHDOG = _Watchdog()
 
 
+def _connected_within_deadline(connect: Callable[[], None]) -> None:
+    """``connect()`` (the connection's own), any socket it opens shut down at the deadline: a
+    TLS handshake is as slow as the server likes to make it."""
+    if getattr(_deadline, "at", None) is None:
+        connect()
+        return
+    watched: list[tuple[int, socket.socket]] = []
+    _deadline.watched = watched
+    try:
+        connect()
+    finally:
+        _deadline.watched = None
+        for token, duplicate in watched:
+            _WATCHDOG.cancel(token)  # under the watchdog's lock: it is done with the duplicate
+            duplicate.close()
+
+
+def _watched(sock: socket.socket) -> socket.socket:
+    """``sock``, watched until its connection is made when a deadline is set (see above).
+
+    The watchdog gets a duplicate: wrapping a socket in TLS detaches the object ``_new_conn``
+    returned (shutting it down would do nothing), while a duplicate descriptor shuts down the
+    same connection and cannot be reused by another socket until it is closed."""
+    deadline = getattr(_deadline, "at", None)
+    watched: list[tuple[int, socket.socket]] | None = getattr(_deadline, "watched", None)
+    if deadline is not None and watched is not None:
+        duplicate = sock.dup()
+        watched.append((_WATCHDOG.watch(deadline, duplicate), duplicate))
+    return sock
+
+
 def _headers_within_deadline(connection: HTTPConnection, read: Callable[[], Any]) -> Any:
     """``read()`` (the connection's ``getresponse``), its socket shut down at the deadline."""
     deadline = getattr(_deadline, "at", None)
@@ -204,14 +235,20 @@ def _shut(sock: socket.socket) -> None:
 def _pool_classes(guard: AddressGuard) -> dict[str, type[HTTPConnectionPool]]:
     class GuardedHTTPConnection(HTTPConnection):
         def _new_conn(self) -> socket.socket:
-            return _connect(self, guard)
+            return _watched(_connect(self, guard))
+
+        def connect(self) -> None:
+            _connected_within_deadline(super().connect)
 
         def getresponse(self) -> Any:
             return _headers_within_deadline(self, super().getresponse)
 
     class GuardedHTTPSConnection(HTTPSConnection):
         def _new_conn(self) -> socket.socket:
-            return _connect(self, guard)
+            return _watched(_connect(self, guard))
+
+        def connect(self) -> None:
+            _connected_within_deadline(super().connect)
 
         def getresponse(self) -> Any:
             return _headers_within_deadline(self, super().getresponse)

@@ -204,7 +204,7 @@ class Fetcher:
             adapter = session.get_adapter(request.url or "")
             env = session.merge_environment_settings(request.url, {}, True, None, None)
             verify = True if env["verify"] is None else env["verify"]
-            with response_deadline(deadline):  # C7: headers that trickle are cut off too
+            with response_deadline(deadline):  # C7: trickled handshake, headers: cut off
                 return adapter.send(request, stream=True, timeout=timeout, verify=verify,
                                     cert=env["cert"], proxies=env["proxies"])  # fmt: skip
         except SteeringRefusedError as exc:

@@ -144,6 +144,47 @@ def test_c7_headers_that_trickle_are_cut_off_at_the_deadline(server):
     assert len(sent) - 1 < len(head)  # cut off before the headers were all sent
 
 
+def test_c7_a_tls_handshake_that_trickles_is_cut_off_at_the_deadline():
+    """The deadline runs from the connection: a server that answers a ClientHello with the start
+    of a TLS record (a 16 KiB handshake announced, 200 bytes sent, a byte every 20 ms, so each
+    socket read succeeds) is cut off too, as a time-out, and sees the crawler hang up before its
+    200 bytes are out. (Without the deadline, only the 5 s connect time-out ends the handshake.)"""
+    record = b"\x16\x03\x03\x40\x00" + b"\x02" * 195
+    listener = socket.create_server(("127.0.0.1", 0))
+    stopping = threading.Event()
+    sent: list[object] = []
+
+    def serve() -> None:
+        connection, _ = listener.accept()
+        with connection:
+            connection.recv(4096)  # the ClientHello
+            try:
+                for index in range(len(record)):
+                    if stopping.wait(0.02):
+                        return
+                    connection.sendall(record[index : index + 1])
+                    sent.append(index)
+            except OSError:
+                sent.append("hung up")
+                return
+            stopping.wait(10)  # all sent, and the crawler still waiting: hold the connection
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    port = listener.getsockname()[1]
+    try:
+        fetcher = make_fetcher(connect_timeout_seconds=5.0, response_timeout_seconds=0.5)
+        with fetcher, pytest.raises(FetchError, match=r"longer than 0\.5 s") as caught:
+            fetcher.fetch(f"https://127.0.0.1:{port}/")
+        assert caught.value.temporary
+        thread.join(10)  # returns once the server has seen the hang-up (or after 10 s)
+    finally:
+        stopping.set()
+        listener.close()
+    assert "hung up" in sent  # the socket was shut down, not left to the server
+    assert len(sent) - 1 < len(record)
+
+
 def test_c7_silent_server_times_out_before_headers(server):
     server.routes["/mute"] = lambda h: server.stopping.wait(5)
     with make_fetcher(response_timeout_seconds=0.5) as fetcher:
