@@ -140,20 +140,22 @@ def crawl_three_servers(
     tmp_path: Path, env: dict[str, str]
 ) -> tuple[Server, Server, Server, str, str]:
     """public.test (a seed, answered as 127.0.0.21 by --resolve) links to an address written out
-    (127.0.0.22), to a name answered as a private address (internal.test), and redirects to the
-    address. Runs ``politecrawl run``, ``report`` and ``why`` (for the written-out link); returns
+    (127.0.0.22), to a name answered as a private address (internal.test), and redirects to
+    both. Runs ``politecrawl run``, ``report`` and ``why`` (for the written-out link); returns
     the servers (closed, their request logs kept) and the two commands' output."""
     admin = Server("127.0.0.22", {"/admin": (200, "admin", {}), "/robots.txt": (404, "", {})})
     internal = Server("127.0.0.23", {"/secret": (200, "secret", {})})
     written = f"http://127.0.0.22:{admin.port}/admin"
     named = f"http://internal.test:{internal.port}/secret"
-    home = f'<a href="{written}">a</a> <a href="{named}">b</a> <a href="/go">c</a>'
+    links = (written, named, "/go", "/to")
+    home = " ".join(f'<a href="{link}">{link}</a>' for link in links)
     public = Server(
         "127.0.0.21",
         {
             "/robots.txt": (200, "User-agent: *\nDisallow:\n", {}),
             "/": (200, home, {}),
             "/go": (302, "", {"Location": f"http://127.0.0.22:{admin.port}/admin?via=redirect"}),
+            "/to": (302, "", {"Location": f"{named}?via=redirect"}),
         },
     )
     seeds = tmp_path / "seeds.txt"
@@ -199,7 +201,7 @@ def crawl_three_servers(
 def test_c1_c4_a_public_page_cannot_steer_the_crawl_into_private_addresses(tmp_path: Path):
     """None of the private servers ever sees a request: not by a link, a name or a redirect."""
     public, admin, internal, report, why = crawl_three_servers(tmp_path, {})
-    assert {path for _, path in public.requests} == {"/robots.txt", "/", "/go"}
+    assert {path for _, path in public.requests} == {"/robots.txt", "/", "/go", "/to"}
     assert admin.requests == []
     assert internal.requests == []
     assert "link from a public origin" in report
@@ -214,7 +216,7 @@ def test_c1_c4_trusted_networks_let_the_crawl_into_that_network_only(tmp_path: P
     private address stays refused at connect time."""
     env = {"POLITECRAWL_TRUSTED_NETWORKS": "127.0.0.22/32"}
     public, admin, internal, report, why = crawl_three_servers(tmp_path, env)
-    assert {path for _, path in public.requests} == {"/robots.txt", "/", "/go"}
+    assert {path for _, path in public.requests} == {"/robots.txt", "/", "/go", "/to"}
     assert {path for _, path in admin.requests} >= {"/admin", "/admin?via=redirect"}
     assert internal.requests == []
     assert "into 127.0.0.0/8" not in report
