@@ -12,20 +12,20 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Generic, TypeVar, cast
+from typing import Any, Generic, NamedTuple, TypeVar, cast
 
-from sqlalchemy import Connection, Table, select, update
+from sqlalchemy import Connection, Table, select
 from sqlalchemy.dialects import postgresql, sqlite
 
+from politecrawl.store import statements as sql
 from politecrawl.store.frontier_types import AddResult, LinkOut
-from politecrawl.store.schema import QUEUED, Host, Link, Origin, Url
+from politecrawl.store.schema import QUEUED, Host, Origin
 from politecrawl.urls import InvalidURL, canonicalize, split_canonical, url_key
 
 _hosts = cast(Table, Host.__table__)
 _origins = cast(Table, Origin.__table__)
-_urls = cast(Table, Url.__table__)
-_links = cast(Table, Link.__table__)
 
 V = TypeVar("V")
 
@@ -112,7 +112,7 @@ class Enqueuer:
         found, invalid, repeated = _canonical_urls(urls)
         added = self._insert_urls(
             connection,
-            found,
+            _split(found),
             now=now,
             depth=depth,
             priority=priority,
@@ -123,7 +123,7 @@ class Enqueuer:
     def _insert_urls(
         self,
         connection: Connection,
-        found: dict[bytes, str],
+        found: dict[bytes, _NewUrl],
         *,
         now: datetime,
         depth: int,
@@ -133,34 +133,31 @@ class Enqueuer:
     ) -> int:
         if not found:
             return 0
-        parts = {key: split_canonical(canonical) for key, canonical in found.items()}
-        ids = self._origin_and_host_ids(connection, dict(parts.values()), now)
+        ids = self._origin_and_host_ids(
+            connection, {new.origin: new.host for new in found.values()}, now
+        )
+        discovered_at = sql.epoch(now)
         rows = [
             {
                 "url_key": key,
-                "url": canonical,
-                "origin_id": ids[parts[key][0]][0],
-                "host_id": ids[parts[key][0]][1],
+                "url": new.url,
+                "origin_id": ids[new.origin][0],
+                "host_id": ids[new.origin][1],
                 "depth": depth,
                 "priority": priority,
                 "state": QUEUED,
                 "pass_number": self.pass_number,
                 "discovered_from": discovered_from,
-                "discovered_at": now,
+                "discovered_at": discovered_at,
                 "attempts": 0,
                 "redirect_hops": redirect_hops,
             }
-            for key, canonical in found.items()  # in the page's order: ids are the URLs' age
+            for key, new in found.items()  # in the page's order: ids are the URLs' age
         ]
-        statement = self._insert(_urls).on_conflict_do_nothing(index_elements=["url_key"])
-        # RETURNING counts what was inserted on both back ends (psycopg's executemany reports
-        # no rowcount); SQLAlchemy batches the rows into multi-row INSERTs ("insertmanyvalues").
-        added = len(connection.execute(statement.returning(_urls.c.id), rows).all())
+        # ON CONFLICT DO NOTHING: a URL already known changes no row, so the count is the new.
+        added = sql.insert_url.many(connection, rows)
         host_ids = sorted({host_id for _, host_id in ids.values()})
-        for chunk in _chunks(host_ids):
-            connection.execute(
-                update(_hosts).where(_hosts.c.id.in_(chunk), ~_hosts.c.active).values(active=True)
-            )
+        sql.activate_host.many(connection, [{"host_id": host_id} for host_id in host_ids])
         return added
 
     def _origin_and_host_ids(
@@ -235,7 +232,7 @@ class Enqueuer:
         found, _, _ = _canonical_urls([target])
         self._insert_urls(
             connection,
-            found,
+            _split(found),
             now=now,
             depth=from_depth,
             priority=0,
@@ -243,13 +240,7 @@ class Enqueuer:
             redirect_hops=hops,
         )
         self.record_links(
-            connection,
-            from_id,
-            from_depth,
-            [LinkOut(target)],
-            follow_links=False,
-            now=now,
-            record_only=True,
+            connection, from_id, from_depth, sort_links([LinkOut(target)], record_only=True), now
         )
 
     def record_links(
@@ -257,49 +248,74 @@ class Enqueuer:
         connection: Connection,
         from_id: int,
         from_depth: int,
-        links: Sequence[LinkOut],
-        *,
-        follow_links: bool,
+        links: SortedLinks,
         now: datetime,
-        record_only: bool = False,
     ) -> None:
         """Queue the followable links one level deeper, and record every link for reports."""
-        nofollow_by_key: dict[bytes, bool] = {}
-        followable: dict[bytes, str] = {}
-        for link in links:
-            try:
-                canonical = canonicalize(link.url)
-            except InvalidURL:
-                continue
-            key = url_key(canonical)
-            skipped = link.nofollow or not follow_links
-            nofollow_by_key[key] = nofollow_by_key.get(key, True) and skipped
-            if record_only:
-                nofollow_by_key[key] = False
-            elif not skipped:
-                followable[key] = canonical
         self._insert_urls(
             connection,
-            followable,
+            links.followable,
             now=now,
             depth=from_depth + 1,
             priority=0,
             discovered_from=from_id,
         )
-        if not nofollow_by_key:
-            return
-        targets: list[Any] = []
-        for chunk in _chunks(list(nofollow_by_key)):
-            targets += connection.execute(
-                select(_urls.c.id, _urls.c.url_key).where(_urls.c.url_key.in_(chunk))
-            ).all()
-        rows = [
-            {"from_id": from_id, "to_id": target.id, "nofollow": nofollow_by_key[target.url_key]}
-            for target in targets
-            if target.id != from_id
-        ]
-        if rows:
-            connection.execute(self._insert(_links).on_conflict_do_nothing(), rows)
+        sql.insert_link.many(
+            connection,
+            [
+                {"from_id": from_id, "to_key": key, "link_nofollow": nofollow}
+                for key, nofollow in links.recorded.items()
+            ],
+        )
+
+
+class _NewUrl(NamedTuple):
+    """A canonical URL about to be queued, with its origin and host."""
+
+    url: str
+    origin: str
+    host: str
+
+
+@dataclass(frozen=True, slots=True)
+class SortedLinks:
+    """A page's links made ready for its transaction (canonical, keyed, sorted out), so that
+    the work done while the database is locked is the SQL alone."""
+
+    followable: dict[bytes, _NewUrl]
+    """The URLs to queue, by key, in the page's order."""
+    recorded: dict[bytes, bool]
+    """Every link target by key, with its nofollow: the rows for reports."""
+
+
+def sort_links(
+    links: Sequence[LinkOut], *, follow_links: bool = True, record_only: bool = False
+) -> SortedLinks:
+    """Sort out a page's links (of any form): those to queue and those to record.
+
+    A link is followable when ``follow_links`` and it has no rel=nofollow; a target linked
+    several times is recorded as nofollow only if every occurrence is. ``record_only``: record
+    the links, queue none (a redirect's target, queued by itself).
+    """
+    nofollow_by_key: dict[bytes, bool] = {}
+    followable: dict[bytes, str] = {}
+    for link in links:
+        try:
+            canonical = canonicalize(link.url)
+        except InvalidURL:
+            continue
+        key = url_key(canonical)
+        skipped = link.nofollow or not follow_links
+        nofollow_by_key[key] = nofollow_by_key.get(key, True) and skipped
+        if record_only:
+            nofollow_by_key[key] = False
+        elif not skipped:
+            followable[key] = canonical
+    return SortedLinks(_split(followable), nofollow_by_key)
+
+
+def _split(found: dict[bytes, str]) -> dict[bytes, _NewUrl]:
+    return {key: _NewUrl(url, *split_canonical(url)) for key, url in found.items()}
 
 
 def _canonical_urls(urls: Iterable[str]) -> tuple[dict[bytes, str], list[tuple[str, str]], int]:

@@ -25,7 +25,7 @@ from sqlalchemy import Connection, Table, func, select, update
 
 from politecrawl.store import statements as sql
 from politecrawl.store.database import Database
-from politecrawl.store.enqueue import Enqueuer
+from politecrawl.store.enqueue import Enqueuer, SortedLinks, sort_links
 from politecrawl.store.frontier_types import (
     AddResult,
     FrontierStats,
@@ -270,6 +270,7 @@ class Frontier:
         absolute URLs. Returns False when the lease had been lost (expired and claimed again):
         nothing is recorded then.
         """
+        sorted_links = sort_links(links, follow_links=follow_links)  # before the lock is taken
         return self._write(
             lambda connection: self._complete_in(
                 connection,
@@ -277,8 +278,7 @@ class Frontier:
                 outcome,
                 now=now,
                 next_fetch_at=next_fetch_at,
-                links=links,
-                follow_links=follow_links,
+                links=sorted_links,
                 host_delay_seconds=host_delay_seconds,
                 redirect_to=redirect_to,
                 host_pace=host_pace,
@@ -304,6 +304,7 @@ class Frontier:
         Returns what ``complete`` returns and what ``claim`` returns.
         """
         self._housekeeping(now)
+        sorted_links = sort_links(links, follow_links=follow_links)  # before the lock is taken
 
         def complete_then_claim(connection: Connection) -> tuple[bool, Lease | None]:
             recorded = self._complete_in(
@@ -312,8 +313,7 @@ class Frontier:
                 outcome,
                 now=now,
                 next_fetch_at=next_fetch_at,
-                links=links,
-                follow_links=follow_links,
+                links=sorted_links,
                 host_delay_seconds=host_delay_seconds,
                 redirect_to=redirect_to,
                 host_pace=host_pace,
@@ -331,8 +331,7 @@ class Frontier:
         *,
         now: datetime,
         next_fetch_at: datetime,
-        links: Sequence[LinkOut],
-        follow_links: bool,
+        links: SortedLinks,
         host_delay_seconds: float | None,
         redirect_to: str | None = None,
         host_pace: HostPaceRecord | None = None,
@@ -375,15 +374,7 @@ class Frontier:
                 hops=lease.redirect_hops + 1,
                 now=now,
             )
-        if links:
-            self._enqueuer.record_links(
-                connection,
-                lease.url_id,
-                lease.depth,
-                links,
-                follow_links=follow_links,
-                now=now,
-            )
+        self._enqueuer.record_links(connection, lease.url_id, lease.depth, links, now)
         return True
 
     def fail(

@@ -7,17 +7,21 @@ compiled forms are cached by the engine.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Any, NamedTuple, cast
 
 from sqlalchemy import Connection, Table, bindparam, case, select, update
+from sqlalchemy import cast as sql_cast
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Dialect
 
-from politecrawl.store.schema import LEASED, QUEUED, EpochTime, Host, Origin, Url
+from politecrawl.store.schema import LEASED, QUEUED, EpochTime, Host, Link, Origin, Url
 
 hosts = cast(Table, Host.__table__)
 origins = cast(Table, Origin.__table__)
 urls = cast(Table, Url.__table__)
+links = cast(Table, Link.__table__)
 
 _NOW = bindparam("now", type_=EpochTime())
 
@@ -138,6 +142,39 @@ FINISH_LEASED_URL = update(urls).where(
 )
 
 
+# A page's links, one row a link (executemany): the new URLs, then the link rows, which find
+# their target by key, so that no SELECT of the ids has to come back to Python first.
+_INSERTS: dict[str, Callable[[Table], Any]] = {
+    "sqlite": sqlite.insert,
+    "postgresql": postgresql.insert,
+}
+
+
+def _insert_url(dialect: str) -> Any:
+    return _INSERTS[dialect](urls).on_conflict_do_nothing(index_elements=["url_key"])
+
+
+def _insert_link(dialect: str) -> Any:
+    return (
+        _INSERTS[dialect](links)
+        .from_select(
+            ["from_id", "to_id", "nofollow"],
+            select(
+                sql_cast(bindparam("from_id"), links.c.from_id.type),
+                urls.c.id,
+                sql_cast(bindparam("link_nofollow"), links.c.nofollow.type),
+            ).where(urls.c.url_key == bindparam("to_key"), urls.c.id != bindparam("from_id")),
+        )
+        .on_conflict_do_nothing()
+    )
+
+
+# Wake a host asleep with nothing queued: a new URL of it was just queued.
+ACTIVATE_HOST = (
+    update(hosts).where(hosts.c.id == bindparam("host_id"), ~hosts.c.active).values(active=True)
+)
+
+
 class _Compiled(NamedTuple):
     sql: str
     names: tuple[str, ...] | None
@@ -148,7 +185,7 @@ class _Compiled(NamedTuple):
 class Prepared:
     """A statement compiled once per dialect and run on the driver's own cursor.
 
-    The hot path of the frontier (four statements per page) spends most of its time in
+    The hot path of the frontier (a handful of statements per page) spends most of its time in
     SQLAlchemy's execution machinery rather than in the database. A ``Prepared`` statement skips
     it: the SQL string is compiled once per dialect and set of SET columns, and parameters are
     handed to the driver as they are, so callers pass plain values (times as epoch seconds,
@@ -158,14 +195,21 @@ class Prepared:
     __slots__ = ("_compiled", "_statement")
 
     def __init__(self, statement: Any) -> None:
-        self._statement = statement
+        """``statement``: a SQLAlchemy statement, or a function of the dialect's name that
+        builds one (for constructs of one dialect, such as ``ON CONFLICT``)."""
+        self._statement: Callable[[str], Any] = (
+            statement if callable(statement) else lambda _dialect: statement
+        )
         self._compiled: dict[tuple[str, frozenset[str]], _Compiled] = {}
 
     def _sql(self, dialect: Dialect, keys: frozenset[str]) -> _Compiled:
         cache_key = (dialect.name, keys)
         compiled = self._compiled.get(cache_key)
         if compiled is None:
-            statement = self._statement.compile(dialect=dialect, column_keys=sorted(keys))
+            # for_executemany: no implicit RETURNING of the new row's key (PostgreSQL).
+            statement = self._statement(dialect.name).compile(
+                dialect=dialect, column_keys=sorted(keys), for_executemany=True
+            )
             names = tuple(statement.positiontup) if statement.positional else None
             # Values SQLAlchemy bound itself (the 1 of "+ 1", LIMIT's count, state names).
             constants = {
@@ -186,6 +230,28 @@ class Prepared:
         else:
             cursor.execute(compiled.sql, tuple(values[name] for name in compiled.names))
         return cursor
+
+    def many(self, connection: Connection, rows: Sequence[dict[str, Any]]) -> int:
+        """Execute once per row (the driver's executemany; every row has the same keys);
+        the number of rows changed in all."""
+        if not rows:
+            return 0
+        compiled = self._sql(connection.dialect, frozenset(rows[0]))
+        driver_connection = connection.connection.driver_connection
+        assert driver_connection is not None
+        cursor = driver_connection.cursor()
+        try:
+            if compiled.names is None:
+                cursor.executemany(compiled.sql, [{**compiled.constants, **row} for row in rows])
+            else:
+                names, constants = compiled.names, compiled.constants
+                merged = ({**constants, **row} for row in rows)
+                cursor.executemany(
+                    compiled.sql, [tuple(values[name] for name in names) for values in merged]
+                )
+            return int(cursor.rowcount)
+        finally:
+            cursor.close()
 
     def first(self, connection: Connection, params: dict[str, Any]) -> tuple[Any, ...] | None:
         """Execute with ``params`` (plain values); the first row returned, if any."""
@@ -220,3 +286,6 @@ finish_leased_url = Prepared(FINISH_LEASED_URL)
 free_host = Prepared(FREE_HOST)
 free_unused_host = Prepared(FREE_UNUSED_HOST)
 take_named_host_slot = Prepared(TAKE_NAMED_HOST_SLOT)
+insert_url = Prepared(_insert_url)
+insert_link = Prepared(_insert_link)
+activate_host = Prepared(ACTIVATE_HOST)

@@ -113,6 +113,18 @@ def test_p1_eight_threads_on_sqlite(tmp_path):
     check_politeness(events)
 
 
+def test_p1_three_processes_on_one_sqlite_file(tmp_path):
+    target = str(tmp_path / "crawl.db")
+    total = seed(target)
+    log = tmp_path / "events.jsonl"
+    run_workers(target, log, processes=3, threads=2)
+    events = read_log(log)
+    check_all_done_once(target, events, total)
+    starts = Counter(event["url_id"] for event in events if event["event"] == "start")
+    assert max(starts.values()) == 1  # no URL claimed twice
+    check_politeness(events)
+
+
 @pytest.mark.postgres
 def test_p1_four_processes_on_postgres(tmp_path):
     require_postgres()

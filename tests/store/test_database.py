@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import os
 import sqlite3
+import threading
 from pathlib import Path
 
 import pytest
@@ -153,3 +155,68 @@ def test_c6_workers_opening_a_new_database_together_migrate_it_once(database_url
     for thread in threads:
         thread.join()
     assert errors == []
+
+
+def _flock_free(path: Path) -> bool:
+    """True when nobody holds ``path``'s exclusive flock (tried without waiting)."""
+    descriptor = os.open(path, os.O_RDWR)
+    try:
+        fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return False
+    finally:
+        os.close(descriptor)  # closing the descriptor also drops a lock taken through it
+    return True
+
+
+def test_c5_sqlite_writers_take_turns_through_the_lock_file(tmp_path):
+    """Write transactions on one SQLite file queue on ``<database>-lock`` (flock: the next
+    waiter, in this process or another, gets it at once) rather than in SQLite's sleeping
+    busy handler; a second opener of the same file waits for the first to commit."""
+    target = tmp_path / "crawl.db"
+    first, second = open_database(str(target)), open_database(str(target))
+    lock_file = tmp_path / "crawl.db-lock"
+    order: list[str] = []
+    try:
+        assert _flock_free(lock_file)
+        with first.transaction() as connection:
+            connection.execute(text("CREATE TABLE turns (n INTEGER)"))
+            assert not _flock_free(lock_file)
+            waiter = threading.Thread(target=_write_turn, args=(second, order))
+            waiter.start()
+            waiter.join(0.3)
+            assert waiter.is_alive()  # still waiting for the first writer
+            order.append("first")
+        waiter.join(10)
+        assert order == ["first", "second"]
+        assert _flock_free(lock_file)
+    finally:
+        first.close()
+        second.close()
+
+
+def _write_turn(database, order: list[str]) -> None:
+    with database.transaction() as connection:
+        connection.execute(text("INSERT INTO turns VALUES (2)"))
+        order.append("second")
+
+
+def test_c5_sqlite_writes_without_the_lock_file_when_it_cannot_be_made(tmp_path, monkeypatch):
+    real_open = os.open
+
+    def refuse_lock_file(path, *args, **kwargs):
+        if str(path).endswith("-lock"):
+            raise PermissionError(13, "Permission denied", str(path))
+        return real_open(path, *args, **kwargs)
+
+    monkeypatch.setattr(os, "open", refuse_lock_file)
+    database = open_database(str(tmp_path / "crawl.db"))
+    try:
+        with database.transaction() as connection:
+            connection.execute(text("CREATE TABLE t (n INTEGER)"))
+            connection.execute(text("INSERT INTO t VALUES (1)"))
+        with database.engine.connect() as connection:
+            assert connection.execute(text("SELECT n FROM t")).scalar() == 1
+    finally:
+        database.close()
+    assert not (tmp_path / "crawl.db-lock").exists()
