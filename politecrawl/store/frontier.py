@@ -1,7 +1,8 @@
 """The frontier: which URL is fetched next, by whom, and what became of it [C2, C5, P1-P3].
 
 Hosts are the unit of scheduling: a claim picks a host that is due (its next start time has
-come and it has fewer requests in flight than allowed), then that host's best queued URL through
+come and it has fewer requests in flight than allowed; of the first due, the one waiting longest
+since its last request), then that host's best queued URL through
 the index on (host, state, depth, priority, id), so the URL table is never scanned. The host's
 next start time is set at claim time, so a killed worker still leaves the host its politeness
 window (P1-P2); ``complete``/``fail``/``defer``/``release``/``exclude`` set it again from the

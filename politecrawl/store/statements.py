@@ -29,12 +29,24 @@ _NOW = bindparam("now", type_=EpochTime())
 # (P1). The slot is taken at claim time, so a worker killed mid-request still leaves the host its
 # delay (P2). FOR UPDATE SKIP LOCKED lets PostgreSQL workers pass each other; SQLite ignores it
 # and relies on BEGIN IMMEDIATE.
-_DUE_HOST = (
-    select(hosts.c.id)
+#
+# Of the hosts due first (a window read off the index), the one that has waited longest since
+# its last request (next start - delay) goes first: a host with a long Crawl-delay, which bounds
+# the crawl's end, would otherwise queue behind every delay-0 host that finished after its last
+# request and be served late, time after time.
+_DUE_WINDOW = 16
+_DUE_HOSTS = (
+    select(hosts.c.id, hosts.c.next_fetch_at, hosts.c.delay_seconds)
     .where(hosts.c.active, hosts.c.next_fetch_at <= _NOW, hosts.c.in_flight < hosts.c.max_in_flight)
     .order_by(hosts.c.next_fetch_at)
-    .limit(1)
+    .limit(_DUE_WINDOW)
     .with_for_update(skip_locked=True)
+    .subquery()
+)
+_DUE_HOST = (
+    select(_DUE_HOSTS.c.id)
+    .order_by(_DUE_HOSTS.c.next_fetch_at - _DUE_HOSTS.c.delay_seconds, _DUE_HOSTS.c.id)
+    .limit(1)
     .scalar_subquery()
 )
 TAKE_HOST_SLOT = (

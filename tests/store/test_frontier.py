@@ -93,6 +93,25 @@ def test_p2_the_slot_is_taken_at_claim_time(frontier):
     assert lease.url == "http://a.example/1"
 
 
+def test_p2_of_due_hosts_the_one_waiting_longest_since_its_last_request_goes_first(frontier):
+    # slow.example asks for 2 s between requests, fast.example for none. Both are due at 3 s;
+    # fast became due earlier (it finished at 1.5 s), but slow has waited longer since its last
+    # request (it finished at 0.5 s): serving fast first, as a plain "due first" order does,
+    # makes the host that bounds the crawl's end wait behind every quick host, every time.
+    frontier.add(["http://slow.example/1", "http://slow.example/2"], now=T0)
+    frontier.add(["http://fast.example/1", "http://fast.example/2"], now=T0)
+    first, second = claim(frontier, 0), claim(frontier, 0, "w2")
+    slow, fast = sorted((first, second), key=lambda lease: lease.host != "slow.example")
+    frontier.complete(
+        slow, PageOutcome(200), now=at(0.5), next_fetch_at=at(2.5), host_delay_seconds=2.0
+    )
+    frontier.complete(
+        fast, PageOutcome(200), now=at(1.5), next_fetch_at=at(1.5), host_delay_seconds=0.0
+    )
+    assert claim(frontier, 3).host == "slow.example"
+    assert claim(frontier, 3, "w2").host == "fast.example"
+
+
 def test_breadth_first_by_depth_then_priority_then_age(frontier):
     frontier.add(["http://a.example/deep"], now=T0, depth=2)
     frontier.add(["http://a.example/late", "http://a.example/early"], now=T0, depth=1)
