@@ -209,6 +209,8 @@ class Fetcher:
                                     cert=env["cert"], proxies=env["proxies"])  # fmt: skip
         except SteeringRefusedError as exc:
             raise FetchError(f"refused: {exc}", url=url, temporary=False) from exc
+        except UnicodeError as exc:  # e.g. user:password@ outside Latin-1 (Basic auth)
+            raise FetchError(f"cannot be requested: {exc}", url=url, temporary=False) from exc
         except (requests.RequestException, Urllib3Error, OSError) as exc:
             raise self._failure(url, exc, deadline) from exc
 

@@ -15,7 +15,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 import requests
 import responses
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from politecrawl.errors import FetchError
@@ -327,6 +327,8 @@ def test_o6_network_failures_are_temporary(mocked, fetcher, raised, words):
         st.builds("https://{}".format, st.text(max_size=30)),
     )
 )
+@example("A://\u0100:@")  # found by hypothesis: user info outside Latin-1 broke Basic auth
+@example("http://:\u0100@127.0.0.1:1/")
 def test_b1_any_url_gives_a_result_or_fetch_error(url):
     failure: FetchError | None = None
     with (
