@@ -165,9 +165,17 @@ def run_phase(
 
 
 def politecrawl_commands(
-    site: Path, db: Path | str, *, delay: float, workers: int, procs: int, resume: bool = False
+    site: Path,
+    db: Path | str,
+    *,
+    delay: float,
+    workers: int,
+    procs: int,
+    processes: int = 1,
+    resume: bool = False,
 ) -> list[list[str]]:
     common = ["--db", str(db), "--delay", f"{delay:g}", "--workers", str(workers), "--quiet"]
+    common += ["--processes", str(processes)]
     first = [str(BIN / "politecrawl"), "run", str(site / "seeds.txt"), *common]
     first += ["--max-depth", str(MAX_DEPTH)]
     again = [str(BIN / "politecrawl"), "resume", *common]
@@ -201,7 +209,7 @@ def fresh_postgres(url: str) -> str:
 
 def run_politecrawl(args: argparse.Namespace, site: Path, work: Path, truth: dict) -> tuple:
     db: Path | str = work / "politecrawl.db"
-    for suffix in ("", "-wal", "-shm"):
+    for suffix in ("", "-wal", "-shm", "-lock"):
         Path(str(db) + suffix).unlink(missing_ok=True)
     if args.postgres:
         db = fresh_postgres(args.postgres)
@@ -211,7 +219,12 @@ def run_politecrawl(args: argparse.Namespace, site: Path, work: Path, truth: dic
     with Nginx(site, work / "nginx", log_name="politecrawl.log") as server:
         cpu0, start = _cpu_children(), time.monotonic()
         commands = politecrawl_commands(
-            site, db, delay=args.delay, workers=args.workers, procs=args.procs
+            site,
+            db,
+            delay=args.delay,
+            workers=args.workers,
+            procs=args.procs,
+            processes=args.processes,
         )
         commands = profiled(commands, args.profile, "politecrawl")
         kill_lines = len(truth["must"]) // 2 if args.kill_resume else None
@@ -233,7 +246,13 @@ def run_politecrawl(args: argparse.Namespace, site: Path, work: Path, truth: dic
             after = kill_at - time.time() + time.monotonic() - start
             measure.note = f"killed (SIG{args.kill_signal}) after {after:.1f} s, resumed"
             commands = politecrawl_commands(
-                site, db, delay=args.delay, workers=args.workers, procs=args.procs, resume=True
+                site,
+                db,
+                delay=args.delay,
+                workers=args.workers,
+                procs=args.procs,
+                processes=args.processes,
+                resume=True,
             )
             codes, timed_out, _ = run_phase(
                 profiled(commands, args.profile, "politecrawl-resume"),
@@ -456,7 +475,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
            "third host, a host asking for Request-rate (what real sites have)")  # fmt: skip
     option("--trickle", action="store_true", help="a page sent at one byte a second")
     option("--workers", type=int, default=4, help="politecrawl threads per process")
-    option("--procs", type=int, default=1, help="politecrawl processes on one database")
+    option("--procs", type=int, default=1, help="politecrawl commands on one database")
+    option("--processes", type=int, default=1, help="politecrawl run --processes N")
     option(
         "--postgres",
         metavar="URL",
@@ -521,7 +541,7 @@ def compare(args: argparse.Namespace, work: Path) -> None:
         f"seed={args.seed}: {len(truth['must']):,} URLs to fetch, {len(truth['never']):,} "
         f"never (+ trap, outside){'; faults' if args.faults else ''}"
         f"{'; a trickling page' if args.trickle else ''}; politecrawl --workers {args.workers} "
-        f"--procs {args.procs}"
+        f"--procs {args.procs} --processes {args.processes}"
         f"{' --kill-resume' if args.kill_resume else ''}; Scrapy CONCURRENT_REQUESTS="
         f"{args.scrapy_concurrency}, {args.scrapy_order}"
     )

@@ -55,7 +55,10 @@ class CrawlConfig:
     max_in_flight_per_host: int = 1
     """Requests in flight per host, across all workers and processes (P1)."""
     workers: int = 4
-    """Worker threads in this process; several processes may share a PostgreSQL crawl."""
+    """Worker threads in each process of the crawl."""
+    processes: int = 1
+    """Processes crawling together (``HelperProcesses``): Python runs one thread at a time per
+    process, so a crawl at a short delay needs more than one to use more than one core."""
     lease_seconds: float = 120.0
     """How long a claimed URL stays with its worker before it returns to the queue (C5)."""
 
@@ -163,6 +166,7 @@ class CrawlConfig:
                 _fail(name, f"must be a number of seconds > 0, not {value!r}")
         positive_counts = (
             "workers",
+            "processes",
             "max_in_flight_per_host",
             "max_body_bytes",
             "robots_max_bytes",

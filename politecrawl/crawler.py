@@ -23,13 +23,15 @@ import time
 from collections.abc import Callable, Iterable, Iterator
 from datetime import timedelta
 from types import TracebackType
+from typing import Any
 
 from politecrawl.assembly import fetcher_of, scope_of, visitor_of
 from politecrawl.clock import Clock, SystemClock
 from politecrawl.config import CrawlConfig
-from politecrawl.errors import StoreError
+from politecrawl.errors import PolitecrawlError, StoreError
 from politecrawl.fetch import Fetcher
 from politecrawl.politeness import HostQueue
+from politecrawl.processes import HelperProcesses, serve, shared_limits
 from politecrawl.results import CrawlSummary, Excluded, Page
 from politecrawl.scope import Scope
 from politecrawl.store import (
@@ -73,8 +75,14 @@ class Crawler:
         on_error: Callable[[Page], None] | None = None,
         on_excluded: Callable[[Excluded], None] | None = None,
         deferred_horizon_seconds: float = 60.0,
+        process_index: int = 0,
     ) -> None:
+        """``process_index``: which of ``config.processes`` this crawler is; 0 (the default)
+        starts the others (``politecrawl.processes``) when the crawl runs."""
         self.config = config.validate()
+        self.process_index = process_index
+        self._limits = shared_limits(self.config, process_index)  # this process's share
+        self._helpers: HelperProcesses | None = None
         self.clock = clock or SystemClock()
         self._fetcher = fetcher
         self.on_page = on_page
@@ -129,6 +137,11 @@ class Crawler:
     def stop(self) -> None:
         """Stop claiming work; in-flight requests finish and are recorded. Thread-safe."""
         self._stop.set()
+
+    def progress(self) -> CrawlSummary:
+        """The run's counters so far, those of the helper processes included."""
+        helpers = self._helpers
+        return self.summary if helpers is None else helpers.combined(self.summary)
 
     def stats(self) -> FrontierStats:
         """The frontier's counts now (for progress displays)."""
@@ -210,6 +223,9 @@ class Crawler:
         )
         events: queue.Queue[object] = queue.Queue(maxsize=1000)
         visitor = self._visitor()
+        if self.process_index == 0 and self.config.processes > 1:
+            self._helpers = HelperProcesses(_serve_as_helper, self.config, self.config.processes)
+            self._helpers.start()
         workers = [
             threading.Thread(
                 target=self._work,
@@ -236,18 +252,41 @@ class Crawler:
             self._stop.set()
             _join_draining(workers, events)
             try:
+                helpers, helpers_failure = self._end_helpers(failing)
                 self._finish_summary(started)
                 finish_run(
                     self.database,
                     run_id,
-                    counters=self.summary.as_dict(),
+                    counters=self.summary.as_dict(),  # this process's own; helpers keep theirs
                     outcome=self.summary.stopped_because,
                     now=self.clock.now(),
                 )
+                if helpers is not None:
+                    self.summary = helpers.combined(self.summary)
+                if helpers_failure is not None:
+                    self._set_stop_reason("failed")
+                    raise PolitecrawlError(helpers_failure)
             except Exception:
                 if not failing:
                     raise
                 # The error already on its way out is the one worth reporting.
+
+    def _end_helpers(self, failing: bool) -> tuple[HelperProcesses | None, str | None]:
+        """Wait for the helper processes, after stopping them unless the crawl ended by
+        itself (they see the same frontier and end too, or reach their own share of a limit).
+        Returns them (for their counters) and what went wrong in them, if anything."""
+        helpers, self._helpers = self._helpers, None
+        if helpers is None:
+            return None, None
+        ended_by_itself = self.summary.stopped_because in (
+            "finished",
+            "only deferred work left",
+            "max_pages",
+            "max_duration",
+        )
+        if failing or not ended_by_itself:
+            helpers.stop()
+        return helpers, helpers.join()
 
     def _visitor(self) -> Visitor:
         assert self.database is not None
@@ -256,7 +295,7 @@ class Crawler:
         if self._fetcher is None:
             self._fetcher = fetcher_of(self.config, lambda: self._scope.seed_hosts)
         return visitor_of(
-            self.config,
+            self._limits,
             database=self.database,
             frontier=self.frontier,
             fetcher=self._fetcher,
@@ -398,7 +437,7 @@ class Crawler:
         return True
 
     def _limit_reached(self, started: float) -> bool:
-        config = self.config
+        config = self._limits
         with self._lock:
             pages = self.summary.pages
         if config.max_pages is not None and pages >= config.max_pages:
@@ -430,6 +469,13 @@ class Crawler:
         summary.duration_seconds = time.monotonic() - started
         if not summary.stopped_because:
             summary.stopped_because = "stopped"
+
+
+def _serve_as_helper(config: CrawlConfig, index: int, parent: int, reports: Any) -> None:
+    """The life of helper process ``index`` (``politecrawl.processes``): its own crawler on
+    the same crawl database."""
+    with Crawler(config, process_index=index) as crawler:
+        serve(crawler, index, parent, reports)
 
 
 def _join_draining(workers: list[threading.Thread], events: queue.Queue[object]) -> None:

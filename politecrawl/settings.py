@@ -46,7 +46,7 @@ STORED = "stored configuration"
 
 # fmt: off
 GROUPS: dict[str, tuple[str, ...]] = {
-    "crawl": ("agent", "contact", "workers"),
+    "crawl": ("agent", "contact", "workers", "processes"),
     "politeness": ("delay_seconds", "max_crawl_delay_seconds", "slowdown_factor",
                    "max_slowdown_seconds", "max_backoff_seconds", "retry_backoff_seconds",
                    "max_in_flight_per_host"),

@@ -17,6 +17,7 @@ FLAG_FIELDS = {
     "max_pages": "max_pages",
     "max_depth": "max_depth",
     "workers": "workers",
+    "processes": "processes",
     "scope": "scope",
     "include": "include",
     "exclude": "exclude",
@@ -72,7 +73,16 @@ def add_crawl_options(parser: argparse.ArgumentParser, *, with_scope: bool = Tru
         help=f"seconds for a whole response (default: {_DEFAULTS.response_timeout_seconds:g})",
     )
     option(
-        "--workers", type=int, metavar="N", help=f"worker threads (default: {_DEFAULTS.workers})"
+        "--workers",
+        type=int,
+        metavar="N",
+        help=f"worker threads per process (default: {_DEFAULTS.workers})",
+    )
+    option(
+        "--processes",
+        type=int,
+        metavar="N",
+        help=f"processes crawling together, to use N cores (default: {_DEFAULTS.processes})",
     )
     if with_scope:
         option(

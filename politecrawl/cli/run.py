@@ -128,7 +128,7 @@ def crawl(
         assert crawler.frontier is not None
         seed_notes.seeds = crawler.frontier.seed_urls()
         display = ProgressDisplay(
-            lambda: crawler.summary,
+            crawler.progress,
             crawler.stats,
             quiet=args.quiet,
             host_queues=crawler.host_queues,

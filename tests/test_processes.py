@@ -1,0 +1,149 @@
+"""``--processes N``: one crawl on several cores, the per-host rules held across them, counted
+as one run, stopped as one [P1, P2, C2, C5]."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from tests.site import audit, build_site, serve
+from tests.test_cli_crawl import ENV, GUARD, politecrawl, seeds_file
+
+from politecrawl.config import CrawlConfig
+from politecrawl.processes import share, shared_limits
+
+DELAY = 0.05
+
+
+def test_limits_are_shared_out_and_add_up_to_the_limit():
+    for limit in (0, 1, 2, 7, 100):
+        for count in (1, 2, 3, 4):
+            shares = [share(limit, index, count) for index in range(count)]
+            assert sum(s for s in shares if s is not None) == limit
+            assert max(shares) - min(shares) <= 1  # type: ignore[operator]
+    assert share(None, 1, 3) is None
+    config = CrawlConfig(processes=3, max_pages=10, max_pages_per_host=4)
+    assert [shared_limits(config, i).max_pages for i in range(3)] == [4, 3, 3]
+    assert [shared_limits(config, i).max_pages_per_host for i in range(3)] == [2, 1, 1]
+
+
+def runs(database: Path) -> list[tuple[str | None, dict]]:
+    with sqlite3.connect(database) as connection:
+        rows = connection.execute("SELECT outcome, counters_json FROM crawl_runs ORDER BY id")
+        return [(outcome, json.loads(counters)) for outcome, counters in rows]
+
+
+@pytest.fixture
+def web():
+    with serve(build_site(crawl_delay_seconds=0.1, slow_seconds=0.3)) as running:
+        yield running
+
+
+@pytest.mark.timeout(400)
+def test_p1_p2_two_processes_crawl_one_sqlite_crawl_as_one_run(web, tmp_path):
+    seeds = seeds_file(web, tmp_path)
+    result = politecrawl(
+        "run",
+        str(seeds),
+        "--db",
+        "crawl.db",
+        "--processes",
+        "2",
+        "--workers",
+        "2",
+        f"--delay={DELAY}",
+        "--quiet",
+        "--contact",
+        "https://example.org/bot",
+        cwd=tmp_path,
+    )
+    assert result.returncode in (0, 1), result.stderr
+    assert "Traceback" not in result.stderr, result.stderr
+    # From the server's log: every page the truth lists, nothing forbidden, no two requests to
+    # a host at once or closer than its delay, nothing fetched twice.
+    truth = web.truth(guard=GUARD)
+    report = audit(web.log, truth, delays=truth.delays(DELAY))
+    assert report.ok, report.report()
+    # Both processes crawled (each records its own run), and the summary counts them both.
+    recorded = runs(tmp_path / "crawl.db")
+    assert len(recorded) == 2
+    assert all(outcome == "finished" for outcome, _ in recorded)
+    assert all(counters["pages"] > 0 for _, counters in recorded)
+    total = sum(counters["pages"] for _, counters in recorded)
+    assert f"{total} pages fetched" in result.stdout
+
+
+@pytest.mark.timeout(400)
+def test_c5_sigterm_stops_every_process_and_resume_finishes_the_crawl(tmp_path):
+    # A slower web (delay 0.3 s) so that the stop comes mid-crawl.
+    with serve(build_site(crawl_delay_seconds=0.1, slow_seconds=0.3)) as web:
+        seeds = seeds_file(web, tmp_path)
+        common = ["--db", "crawl.db", "--quiet", "--contact", "https://x.org/", "--processes=2"]
+        parent = subprocess.Popen(
+            [sys.executable, "-m", "politecrawl", "run", str(seeds), *common, "--delay=0.3"],
+            cwd=tmp_path,
+            env={**os.environ, **ENV},
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        deadline = time.monotonic() + 60
+        while len(web.log) < 20 and time.monotonic() < deadline and parent.poll() is None:
+            time.sleep(0.05)
+        assert parent.poll() is None, "the crawl ended before the stop"
+        parent.send_signal(signal.SIGTERM)
+        _, err = parent.communicate(timeout=120)
+        assert parent.returncode == 130, err
+        assert "Traceback" not in err, err
+        recorded = runs(tmp_path / "crawl.db")
+        assert len(recorded) == 2
+        assert all(outcome == "interrupted" for outcome, _ in recorded), recorded
+        with sqlite3.connect(tmp_path / "crawl.db") as connection:
+            leased = connection.execute("SELECT count(*) FROM urls WHERE state = 'leased'")
+            assert leased.fetchone() == (0,)  # every request in flight was recorded
+        requests_before = len(web.log)
+        again = politecrawl("resume", *common, f"--delay={DELAY}", cwd=tmp_path)
+        assert again.returncode in (0, 1), again.stderr
+        assert len(web.log) > requests_before
+        truth = web.truth(guard=GUARD)
+        report = audit(web.log, truth, delays=truth.delays(DELAY))  # 0.3 s, then DELAY
+        assert report.ok, report.report()
+
+
+@pytest.mark.timeout(200)
+def test_c5_helpers_stop_by_themselves_when_the_parent_is_killed(tmp_path):
+    with serve(build_site(crawl_delay_seconds=0.1, slow_seconds=0.3)) as web:
+        seeds = seeds_file(web, tmp_path)
+        options = ["--db", "crawl.db", "--delay=0.3", "--quiet", "--processes=2"]
+        parent = subprocess.Popen(
+            [sys.executable, "-m", "politecrawl", "run", str(seeds), *options],
+            cwd=tmp_path,
+            env={**os.environ, **ENV},
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        deadline = time.monotonic() + 60
+        while len(web.log) < 20 and time.monotonic() < deadline and parent.poll() is None:
+            time.sleep(0.05)
+        assert parent.poll() is None, "the crawl ended before the kill"
+        parent.kill()
+        parent.wait()
+        # The helper notices within half a second, lets its requests in flight finish and
+        # records its run as stopped; the server hears nothing more.
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            ended = [outcome for outcome, _ in runs(tmp_path / "crawl.db") if outcome]
+            if ended:
+                break
+            time.sleep(0.1)
+        assert ended == ["stopped"]
+        quiet_from = len(web.log)
+        time.sleep(1.5)
+        assert len(web.log) == quiet_from
