@@ -45,7 +45,10 @@ ORIGINS = (
     ("robots-real-docs", 17, "M7/F4: docs.python.org's robots.txt, rules after a blank line"),
     ("robots-real-gitlab", 18, "M7/M6: GitLab's robots.txt, three '*' groups, wildcards"),
     ("robots-longest", 19, "M7/M6: Sitemap first; a longer Disallow after an Allow; '$'"),
+    ("robots-request-rate", 20, "F6/P2: Request-rate asks for more time than the delay"),
 )
+# F6: one request every 0.3 s, slower than the tests' delays; the truth's delays include it.
+_REQUEST_RATE_ROBOTS = "User-agent: *\nRequest-rate: 3/0.9s\nDisallow: /private/\n"
 _REAL_ROBOTS = Path(__file__).parent.parent / "robots_files"
 # M7: a Sitemap line before the first record; RFC 9309's longest match and '$' forbid what the
 # draft's first match and literal prefixes allow.
@@ -108,6 +111,7 @@ def _robots(key: str, slow_seconds: float, retry_after_seconds: int) -> dict[str
         },
         "robots-real-gitlab": {"/robots.txt": text_page((_REAL_ROBOTS / "gitlab.txt").read_text())},
         "robots-longest": {"/robots.txt": text_page(_LONGEST_ROBOTS)},
+        "robots-request-rate": {"/robots.txt": text_page(_REQUEST_RATE_ROBOTS)},
     }[key]
 
 

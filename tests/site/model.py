@@ -39,6 +39,8 @@ class Page:
     content_type: str = HTML
     headers: tuple[tuple[str, str], ...] = ()
     delay_seconds: float = 0.0
+    trickle_seconds: float = 0.0
+    """The body is sent a byte at a time, spread over this long (a body that trickles, C7)."""
     last_modified: int = LAST_MODIFIED
     first: tuple[Page, ...] = ()
     note: str = ""

@@ -13,6 +13,8 @@ from dataclasses import dataclass
 
 _LINE_END = re.compile(r"\r\n|\r|\n")
 _HEX = frozenset("0123456789abcdefABCDEF")
+_RATE = re.compile(r"(\d+)\s*/\s*(\d+(?:\.\d*)?)\s*([smhdSMHD]?)")
+_RATE_UNITS = {"": 1.0, "s": 1.0, "m": 60.0, "h": 3600.0, "d": 86400.0}
 
 
 @dataclass(frozen=True)
@@ -155,7 +157,12 @@ def _parse(text: str, *, draft: bool) -> RobotsFile:
             rules.append((field == "allow", value))
         elif field == "crawl-delay" and agents:
             with contextlib.suppress(ValueError):  # F6: an invalid value is ignored
-                delay = float(value)
+                delay = max(delay or 0.0, float(value))
+        elif field == "request-rate" and agents:
+            rate = _RATE.fullmatch(value)  # F6: n requests per so many seconds
+            if rate and int(rate.group(1)) > 0:
+                seconds = float(rate.group(2)) * _RATE_UNITS[rate.group(3).lower()]
+                delay = max(delay or 0.0, seconds / int(rate.group(1)))
         elif field == "sitemap":
             sitemaps.append(value)
     close()

@@ -177,10 +177,19 @@ class _Handler(BaseHTTPRequestHandler):
         head = ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1")
         payload = memoryview(head + body if with_body else head)
         pieces = [payload[i : i + _CHUNK_BYTES] for i in range(0, len(payload), _CHUNK_BYTES)]
+        pause = 0.0
+        if page.trickle_seconds and with_body and body:
+            pieces = [payload[: len(head)]] + [
+                payload[i : i + 1] for i in range(len(head), len(payload))
+            ]
+            pause = page.trickle_seconds / len(body)
         recorded = False
         try:
             for piece in pieces[:-1]:
                 self.wfile.write(piece)
+                if pause:
+                    self.wfile.flush()
+                    time.sleep(pause)
             web.log.append(self._request(started, started_wall, status))
             recorded = True  # before the last write: the client cannot see the answer earlier
             self.wfile.write(pieces[-1])
