@@ -186,6 +186,10 @@ class CrawlConfig:
             value = getattr(self, name)
             if value is not None and value < 0:
                 _fail(name, f"must be 0 or more, not {value!r}")
+        if self.processes > 1 and self.max_pages_per_host is not None:
+            # Each process counts a host's pages itself: shared out, a process whose share is
+            # 0 would exclude the host's every URL it claims.
+            _fail("processes", "cannot be combined with max_pages_per_host (use one process)")
         duration = self.max_duration_seconds
         if duration is not None and (not math.isfinite(duration) or duration <= 0):
             _fail("max_duration_seconds", f"must be a number of seconds > 0, not {duration!r}")

@@ -8,8 +8,9 @@ delay, robots.txt first) hold across them exactly as across PostgreSQL workers o
 machines: through the database (SQLite: its lock file and ``BEGIN IMMEDIATE``; PostgreSQL:
 ``SKIP LOCKED``). Each process ends when the frontier has nothing left for anyone.
 
-Run limits are shared out (``max_pages`` and ``max_pages_per_host``: each process takes an equal
-share, so the totals never exceed the limits, though they may fall short of them). Helpers report
+``max_pages`` is shared out (each process takes an equal share, so the total never exceeds it,
+though it may fall short); ``max_pages_per_host`` is refused with more than one process (each
+process counts a host's pages itself). Helpers report
 their counters twice a second, so the caller can show the whole crawl's progress; pages are
 yielded and callbacks called only in the process that fetched them (the database has them all).
 
@@ -62,14 +63,9 @@ def share(limit: int | None, index: int, count: int) -> int | None:
 
 
 def shared_limits(config: CrawlConfig, index: int) -> CrawlConfig:
-    """``config`` with process ``index``'s share of its run limits (``max_pages``,
-    ``max_pages_per_host``) among ``config.processes``."""
-    count = config.processes
-    return dataclasses.replace(
-        config,
-        max_pages=share(config.max_pages, index, count),
-        max_pages_per_host=share(config.max_pages_per_host, index, count),
-    )
+    """``config`` with process ``index``'s share of ``max_pages`` among ``config.processes``
+    (a process whose share is 0 ends at once)."""
+    return dataclasses.replace(config, max_pages=share(config.max_pages, index, config.processes))
 
 
 class Helper(Protocol):

@@ -17,6 +17,7 @@ from tests.site import audit, build_site, serve
 from tests.test_cli_crawl import ENV, GUARD, politecrawl, seeds_file
 
 from politecrawl.config import CrawlConfig
+from politecrawl.errors import UserInputError
 from politecrawl.processes import share, shared_limits
 
 DELAY = 0.05
@@ -29,9 +30,14 @@ def test_limits_are_shared_out_and_add_up_to_the_limit():
             assert sum(s for s in shares if s is not None) == limit
             assert max(shares) - min(shares) <= 1  # type: ignore[operator]
     assert share(None, 1, 3) is None
-    config = CrawlConfig(processes=3, max_pages=10, max_pages_per_host=4)
+    config = CrawlConfig(processes=3, max_pages=10)
     assert [shared_limits(config, i).max_pages for i in range(3)] == [4, 3, 3]
-    assert [shared_limits(config, i).max_pages_per_host for i in range(3)] == [2, 1, 1]
+
+
+def test_a_per_host_limit_is_refused_with_several_processes():
+    with pytest.raises(UserInputError, match=r"processes.*max_pages_per_host"):
+        CrawlConfig(processes=2, max_pages_per_host=5).validate()
+    CrawlConfig(processes=1, max_pages_per_host=5).validate()
 
 
 def runs(database: Path) -> list[tuple[str | None, dict]]:

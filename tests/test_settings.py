@@ -357,7 +357,12 @@ def strategy_for(name, hint):
 HINTS = get_type_hints(CrawlConfig)
 CONFIGS = st.builds(
     CrawlConfig, **{name: strategy_for(name, HINTS[name]) for name in FIELDS}
-).filter(lambda c: c.robots_min_lifetime_seconds <= c.robots_max_lifetime_seconds)
+).filter(
+    lambda c: (
+        c.robots_min_lifetime_seconds <= c.robots_max_lifetime_seconds
+        and (c.processes == 1 or c.max_pages_per_host is None)
+    )
+)
 
 
 @settings(max_examples=60, suppress_health_check=[HealthCheck.function_scoped_fixture])
