@@ -173,9 +173,12 @@ def politecrawl_commands(
     procs: int,
     processes: int = 1,
     resume: bool = False,
+    warc: Path | None = None,
 ) -> list[list[str]]:
     common = ["--db", str(db), "--delay", f"{delay:g}", "--workers", str(workers), "--quiet"]
     common += ["--processes", str(processes)]
+    if warc is not None:
+        common += ["--warc", str(warc)]
     first = [str(BIN / "politecrawl"), "run", str(site / "seeds.txt"), *common]
     first += ["--max-depth", str(MAX_DEPTH)]
     again = [str(BIN / "politecrawl"), "resume", *common]
@@ -225,6 +228,7 @@ def run_politecrawl(args: argparse.Namespace, site: Path, work: Path, truth: dic
             workers=args.workers,
             procs=args.procs,
             processes=args.processes,
+            warc=work / "warc" if args.warc else None,
         )
         commands = profiled(commands, args.profile, "politecrawl")
         kill_lines = len(truth["must"]) // 2 if args.kill_resume else None
@@ -477,6 +481,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     option("--workers", type=int, default=4, help="politecrawl threads per process")
     option("--procs", type=int, default=1, help="politecrawl commands on one database")
     option("--processes", type=int, default=1, help="politecrawl run --processes N")
+    option("--warc", action="store_true", help="politecrawl writes WARC files (work dir/warc)")
     option(
         "--postgres",
         metavar="URL",

@@ -7,7 +7,11 @@ visitor at the start of every run (the seeds, and so the scope, may have grown).
 
 from __future__ import annotations
 
+import dataclasses
+import json
 from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any
 
 from politecrawl.clock import Clock
 from politecrawl.config import CrawlConfig
@@ -18,6 +22,7 @@ from politecrawl.scope import Scope, TrapGuards
 from politecrawl.store import Database, Frontier
 from politecrawl.store.policies import PolicyStore
 from politecrawl.visit import Visitor
+from politecrawl.warc import ArchivingFetcher, WarcArchive
 
 
 def scope_of(config: CrawlConfig, seed_origins: Iterable[str]) -> Scope:
@@ -39,17 +44,41 @@ def scope_of(config: CrawlConfig, seed_origins: Iterable[str]) -> Scope:
     )
 
 
-def fetcher_of(config: CrawlConfig, seed_hosts: Callable[[], Iterable[str]]) -> Fetcher:
+def fetcher_of(
+    config: CrawlConfig, seed_hosts: Callable[[], Iterable[str]], *, run: str = "run"
+) -> Fetcher:
     """The fetcher with the crawl's limits (C7) and anti-steering guard: ``seed_hosts`` names
-    the hosts whose names may resolve to private addresses (asked at each connection)."""
-    return Fetcher(
-        user_agent=config.user_agent,
-        limits=FetchLimits(
+    the hosts whose names may resolve to private addresses (asked at each connection). With
+    ``warc_dir``, every answer is archived first (files named after ``run``)."""
+    options = fetcher_options(config, seed_hosts)
+    if config.warc_dir:
+        archive = WarcArchive(
+            Path(config.warc_dir),
+            run=run,
+            info={
+                "operator": config.contact or "",
+                "http-header-user-agent": config.user_agent,
+                "robots": f"obey ({config.semantics})",
+                "politecrawl-config": json.dumps(
+                    dataclasses.asdict(config) | {"extra": None}, sort_keys=True, default=str
+                ),
+            },
+            max_file_bytes=config.warc_max_file_bytes,
+        )
+        return ArchivingFetcher(archive, **options)
+    return Fetcher(**options)
+
+
+def fetcher_options(config: CrawlConfig, seed_hosts: Callable[[], Iterable[str]]) -> dict[str, Any]:
+    """The ``Fetcher`` keyword arguments for ``config``."""
+    return {
+        "user_agent": config.user_agent,
+        "limits": FetchLimits(
             connect_timeout_seconds=config.connect_timeout_seconds,
             response_timeout_seconds=config.response_timeout_seconds,
             max_body_bytes=config.max_body_bytes,
         ),
-        address_guard=AddressGuard(
+        "address_guard": AddressGuard(
             fixed={
                 host.lower(): address
                 for host, _, address in (pair.partition(":") for pair in config.resolve)
@@ -57,7 +86,7 @@ def fetcher_of(config: CrawlConfig, seed_hosts: Callable[[], Iterable[str]]) -> 
             trusted_networks=scope_of(config, ()).trusted_networks,
             allowed_hosts=seed_hosts,
         ),
-    )
+    }
 
 
 def visitor_of(
@@ -78,4 +107,13 @@ def visitor_of(
         reserve_host=lambda host, now: frontier.reserve_host(host, now=now),
         release_host=lambda host, at: frontier.release_host(host, next_fetch_at=at),
     )
-    return Visitor(config, frontier=frontier, gate=gate, fetcher=fetcher, scope=scope, clock=clock)
+    archive = fetcher.archive if isinstance(fetcher, ArchivingFetcher) else None
+    return Visitor(
+        config,
+        frontier=frontier,
+        gate=gate,
+        fetcher=fetcher,
+        scope=scope,
+        clock=clock,
+        archive=archive,
+    )

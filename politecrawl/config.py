@@ -126,6 +126,12 @@ class CrawlConfig:
     synchronous_full: bool = False
     """SQLite: fsync every commit, so that not even a power cut loses one (slower)."""
 
+    # --- archive ----------------------------------------------------------------------------
+    warc_dir: str | None = None
+    """Write every HTTP exchange to WARC files in this directory (``politecrawl.warc``)."""
+    warc_max_file_bytes: int = 1 << 30
+    """A WARC file is closed and the next one begun once it is this large."""
+
     extra: dict[str, str] = field(default_factory=dict, compare=False)
     """Reserved for front ends (e.g. the configuration file a run came from)."""
 
@@ -167,6 +173,7 @@ class CrawlConfig:
         positive_counts = (
             "workers",
             "processes",
+            "warc_max_file_bytes",
             "max_in_flight_per_host",
             "max_body_bytes",
             "robots_max_bytes",

@@ -83,6 +83,7 @@ class Crawler:
         self.process_index = process_index
         self._limits = shared_limits(self.config, process_index)  # this process's share
         self._helpers: HelperProcesses | None = None
+        self._run_id = 0
         self.clock = clock or SystemClock()
         self._fetcher = fetcher
         self.on_page = on_page
@@ -215,7 +216,7 @@ class Crawler:
         self.frontier.wake_stranded_hosts()
         PolicyStore(self.database).retry_exhausted(now=now)
         self.frontier.wake_indefinitely_deferred(now=now)
-        run_id = start_run(
+        run_id = self._run_id = start_run(
             self.database,
             config=_public(self.config),
             now=now,
@@ -293,7 +294,9 @@ class Crawler:
         assert self.frontier is not None
         self._scope = scope_of(self.config, self.frontier.seed_origins())
         if self._fetcher is None:
-            self._fetcher = fetcher_of(self.config, lambda: self._scope.seed_hosts)
+            self._fetcher = fetcher_of(
+                self.config, lambda: self._scope.seed_hosts, run=f"run{self._run_id:06d}"
+            )
         return visitor_of(
             self._limits,
             database=self.database,

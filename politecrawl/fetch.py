@@ -17,9 +17,9 @@ import time
 import zlib
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
-from urllib.parse import urljoin
+from urllib.parse import urljoin, urlsplit
 
 import requests
 from urllib3.exceptions import HTTPError as Urllib3Error
@@ -61,6 +61,19 @@ class FetchLimits:
 
 
 @dataclass(frozen=True, slots=True)
+class Exchange:
+    """The request and the response as they went over the wire, for an archive (WARC): kept
+    only when the fetcher is asked to (``keep_exchanges``)."""
+
+    request_line: str  # "GET /path?query HTTP/1.1"
+    request_headers: tuple[tuple[str, str], ...]  # as sent, Host first
+    protocol: str  # of the response: "HTTP/1.1"
+    reason: str  # "OK"
+    raw_body: bytes  # as received: content coding kept, chunking undone; up to the limits
+    started_at: datetime  # when the request was sent: the capture's date
+
+
+@dataclass(frozen=True, slots=True)
 class FetchResult:
     """What one hop answered. ``headers`` keeps every header line, repeated ones included."""
 
@@ -71,6 +84,8 @@ class FetchResult:
     truncated: bool  # C7: the body was cut at the cap, and is recorded as such
     elapsed_seconds: float
     location: str | None  # for a redirect: Location resolved against ``url``
+    exchange: Exchange | None = None
+    archived_as: str | None = None  # the WARC-Record-ID of its response record, if archived
 
     def header(self, name: str) -> str | None:
         """The header's value, case-insensitively; repeated headers joined with ", "."""
@@ -124,10 +139,12 @@ class Fetcher:
         limits: FetchLimits = FetchLimits(),
         session_factory: Callable[[], requests.Session] | None = None,
         address_guard: AddressGuard | None = None,
+        keep_exchanges: bool = False,
     ) -> None:
         """``address_guard`` checks the address of every connection (the anti-steering guard
         for host names, ``connect``); the default guard resolves with the system's resolver
-        and lets no name reach a non-public address. Ignored with ``session_factory``."""
+        and lets no name reach a non-public address. Ignored with ``session_factory``.
+        ``keep_exchanges``: every result carries its ``Exchange`` (for an archive)."""
         if not user_agent.strip() or not user_agent.isprintable() or not user_agent.isascii():
             raise ValueError(f"the User-Agent must be printable ASCII, not {user_agent!r}")
         self._user_agent = user_agent
@@ -138,6 +155,7 @@ class Fetcher:
         self._sessions: list[requests.Session] = []
         self._lock = threading.Lock()
         self._is_closed = False
+        self._keep_exchanges = keep_exchanges
 
     def __enter__(self) -> Fetcher:
         return self
@@ -162,16 +180,23 @@ class Fetcher:
             if value is not None and _is_sendable(value):  # E3; a mangled validator is dropped
                 headers[name] = value.strip()
         started = time.monotonic()
+        started_at = datetime.now(UTC)
         deadline = started + self._limits.response_timeout_seconds
         response = self._send(url, headers, deadline)
+        raw_chunks: list[bytes] | None = [] if self._keep_exchanges else None
         try:
-            body, truncated = self._read_body(url, response, cap, deadline)
+            body, truncated = self._read_body(url, response, cap, deadline, raw_chunks)
             status = response.status_code
             raw_headers = tuple(response.raw.headers.iteritems())
         finally:
             response.close()
         elapsed_seconds = time.monotonic() - started
-        result = FetchResult(url, status, raw_headers, body, truncated, elapsed_seconds, None)
+        exchange = None
+        if raw_chunks is not None:
+            exchange = _exchange(url, response, raw_chunks or [body], started_at)
+        result = FetchResult(
+            url, status, raw_headers, body, truncated, elapsed_seconds, None, exchange
+        )
         if 300 <= status < 400 and status != 304:  # C4: the crawler follows, hop by hop
             return replace(result, location=_resolve(url, result._first("Location")))
         return result
@@ -215,8 +240,15 @@ class Fetcher:
             raise self._failure(url, exc, deadline) from exc
 
     def _read_body(
-        self, url: str, response: requests.Response, cap: int, deadline: float
+        self,
+        url: str,
+        response: requests.Response,
+        cap: int,
+        deadline: float,
+        raw_chunks: list[bytes] | None = None,
     ) -> tuple[bytes, bool]:
+        """The decoded body, at most ``cap`` bytes, and whether it was cut. ``raw_chunks``, if
+        given, receives the coded bytes read when the body had a content coding."""
         raw: BaseHTTPResponse = response.raw  # read raw: urllib3 bounds its decoding only since 2.6
         coding = raw.headers.get("Content-Encoding", "")
         inflater: _Inflater | None = None
@@ -237,6 +269,8 @@ class Fetcher:
                 if inflater is None:
                     body += chunk[: cap + 1 - len(body)]
                 else:
+                    if raw_chunks is not None:
+                        raw_chunks.append(chunk)
                     inflater.inflate_into(body, chunk, cap + 1 - len(body))
         except zlib.error as exc:
             message = "the body does not decode as its Content-Encoding says"
@@ -339,6 +373,24 @@ def _deflate_wbits(head: bytes) -> int:
     cmf, flg = head[0], head[1]
     is_zlib = cmf & 0x0F == 8 and cmf >> 4 <= 7 and (cmf << 8 | flg) % 31 == 0
     return zlib.MAX_WBITS if is_zlib else -zlib.MAX_WBITS
+
+
+def _exchange(
+    url: str, response: requests.Response, raw_chunks: list[bytes], started_at: datetime
+) -> Exchange:
+    """What went over the wire for ``response`` (``raw_chunks``: its body as received)."""
+    request = response.request
+    sent = [("Host", urlsplit(url).netloc)]
+    sent += [(name, str(value)) for name, value in request.headers.items()]
+    version = getattr(response.raw, "version", 11)
+    return Exchange(
+        request_line=f"{request.method} {request.path_url} HTTP/1.1",
+        request_headers=tuple(sent),
+        protocol="HTTP/1.0" if version == 10 else "HTTP/1.1",
+        reason=str(getattr(response.raw, "reason", "") or response.reason or ""),
+        raw_body=b"".join(raw_chunks),
+        started_at=started_at,
+    )
 
 
 def _resolve(url: str, location: str | None) -> str | None:

@@ -61,6 +61,7 @@ GROUPS: dict[str, tuple[str, ...]] = {
                "robots_denied_lifetime_seconds", "robots_retry_seconds", "robots_max_attempts",
                "unauthorized_means_allowed"),
     "storage": ("database", "synchronous_full", "lease_seconds"),
+    "archive": ("warc_dir", "warc_max_file_bytes"),
 }
 # fmt: on
 """The TOML tables and the settings each holds, in the order ``config_to_toml`` writes them."""

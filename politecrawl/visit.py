@@ -37,6 +37,7 @@ from politecrawl.politeness import (
 from politecrawl.results import Excluded, Page
 from politecrawl.scope import Scope, check_scope, is_steering_target
 from politecrawl.store import Frontier, HostPaceRecord, Lease, LinkOut, PageOutcome
+from politecrawl.warc import WarcArchive
 
 _RETRY_STATUSES = frozenset((429, 500, 502, 503, 504))
 
@@ -106,6 +107,7 @@ class Visitor:
         fetcher: Fetcher,
         scope: Scope,
         clock: Clock,
+        archive: WarcArchive | None = None,
     ) -> None:
         self.config = config
         self.frontier = frontier
@@ -113,6 +115,7 @@ class Visitor:
         self.fetcher = fetcher
         self.scope = scope
         self.clock = clock
+        self.archive = archive
         self.pace = Pace(
             config.delay_seconds,
             config.slowdown_factor,
@@ -310,6 +313,8 @@ class Visitor:
             error=error,
             directive_sources=directives.sources,
         )
+        if self.archive is not None and result.archived_as is not None:
+            self._archive_decision(lease, result.archived_as, page, links, redirect_to)
         completion = Completion(
             lease=lease,
             outcome=outcome,
@@ -321,6 +326,33 @@ class Visitor:
             redirect_to=redirect_to,
         )
         return VisitResult(page=page, completion=completion)
+
+    def _archive_decision(
+        self,
+        lease: Lease,
+        record_id: str,
+        page: Page,
+        links: list[LinkOut],
+        redirect_to: str | None,
+    ) -> None:
+        """A WARC ``metadata`` record beside the page's response: what the crawl made of it."""
+        assert self.archive is not None
+        referrer = (
+            self.frontier.url_of(lease.referrer_id) if lease.referrer_id is not None else None
+        )
+        self.archive.record_metadata(
+            lease.url,
+            record_id,
+            {
+                "depth": lease.depth,
+                "referrer": referrer,
+                "index": page.index,
+                "follow": page.follow,
+                "directive_sources": page.directive_sources,
+                "links": [{"url": link.url, "nofollow": link.nofollow} for link in links],
+                "redirect_to": redirect_to,
+            },
+        )
 
     def _failed(
         self,

@@ -19,6 +19,7 @@ from tests.test_cli_crawl import ENV, GUARD, politecrawl, seeds_file
 from politecrawl.config import CrawlConfig
 from politecrawl.errors import UserInputError
 from politecrawl.processes import share, shared_limits
+from politecrawl.warc import iter_records
 
 DELAY = 0.05
 
@@ -68,10 +69,23 @@ def test_p1_p2_two_processes_crawl_one_sqlite_crawl_as_one_run(web, tmp_path):
         "--quiet",
         "--contact",
         "https://example.org/bot",
+        "--warc",
+        "warc",
         cwd=tmp_path,
     )
     assert result.returncode in (0, 1), result.stderr
     assert "Traceback" not in result.stderr, result.stderr
+    # Each process wrote WARC files of its own (its pid in the name), every one closed; between
+    # them, one response or revisit record per request the server answered.
+    files = sorted((tmp_path / "warc").glob("*.warc.gz"))
+    assert len({path.name.rsplit("-", 1)[1] for path in files}) == 2
+    assert not list((tmp_path / "warc").glob("*.open"))
+    answers = sum(
+        record.rec_type in ("response", "revisit")
+        for path in files
+        for record in iter_records(path)
+    )
+    assert answers == len(web.log)
     # From the server's log: every page the truth lists, nothing forbidden, no two requests to
     # a host at once or closer than its delay, nothing fetched twice.
     truth = web.truth(guard=GUARD)

@@ -38,6 +38,7 @@ def demo_command(args: argparse.Namespace) -> int:
             delay_seconds=DEMO_DELAY_SECONDS,
             max_retries=1,  # the demo's 500 page is retried once, not three times
             workers=4,
+            warc_dir=args.warc,
         )
         print(f"Serving the demo site on {', '.join(site.origins)}; crawling it politely...")
         with Crawler(config) as crawler:
@@ -63,6 +64,8 @@ def demo_command(args: argparse.Namespace) -> int:
         f"The crawl is in {database}: try `politecrawl report --db {database} --format "
         f"html --out report.html` or `politecrawl why URL --db {database}`."
     )
+    if args.warc:
+        print(f"Every request and response is in WARC files in {args.warc} (index: *.cdxj).")
     return 0
 
 

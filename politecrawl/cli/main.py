@@ -84,6 +84,9 @@ def _add_demo_command(commands: Any) -> None:
     demo.add_argument(
         "--db", help="the demo crawl's database (default: politecrawl-demo.db here, made anew)"
     )
+    demo.add_argument(
+        "--warc", metavar="DIR", help="also write what the demo fetches to WARC files in DIR"
+    )
     demo.set_defaults(run=_later("politecrawl.cli.demo", "demo_command"))
 
 

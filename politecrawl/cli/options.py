@@ -18,6 +18,7 @@ FLAG_FIELDS = {
     "max_depth": "max_depth",
     "workers": "workers",
     "processes": "processes",
+    "warc": "warc_dir",
     "scope": "scope",
     "include": "include",
     "exclude": "exclude",
@@ -105,6 +106,7 @@ def add_crawl_options(parser: argparse.ArgumentParser, *, with_scope: bool = Tru
         help="answer HOST with ADDRESS instead of DNS (repeatable), as curl --resolve",
     )
     option("--output", type=Path, metavar="FILE", help="append fetched URLs as JSON lines")
+    option("--warc", metavar="DIR", help="write every request and response to WARC files in DIR")
     verbosity = parser.add_mutually_exclusive_group()
     verbosity.add_argument("--quiet", "-q", action="store_true", help="no progress display")
     verbosity.add_argument("--verbose", "-v", action="store_true", help="a line per page")
