@@ -136,7 +136,7 @@ class Visitor:
         ):
             # C1: a link or redirect into a loopback or private address is judged by the page
             # that led to it (a name resolving there is judged at connect time, ``connect``).
-            referrer = self.frontier.url_of(lease.referrer_id)
+            referrer = lease.referrer
         verdict = check_scope(lease.url, lease.depth, self.scope, from_url=referrer)
         if not verdict.allowed:
             reason = verdict.reason or "scope"
@@ -337,15 +337,12 @@ class Visitor:
     ) -> None:
         """A WARC ``metadata`` record beside the page's response: what the crawl made of it."""
         assert self.archive is not None
-        referrer = (
-            self.frontier.url_of(lease.referrer_id) if lease.referrer_id is not None else None
-        )
         self.archive.record_metadata(
             lease.url,
             record_id,
             {
                 "depth": lease.depth,
-                "referrer": referrer,
+                "referrer": lease.referrer,
                 "index": page.index,
                 "follow": page.follow,
                 "directive_sources": page.directive_sources,

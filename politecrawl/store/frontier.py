@@ -178,9 +178,19 @@ class Frontier:
         )
         if claimed is None:
             return None
-        url_id, url, origin_id, depth, attempts, pass_number, hops, etag, modified, referrer = (
-            claimed
-        )
+        (
+            url_id,
+            url,
+            origin_id,
+            depth,
+            attempts,
+            pass_number,
+            hops,
+            etag,
+            modified,
+            referrer_id,
+            referrer,
+        ) = claimed
         return Lease(
             url_id=url_id,
             url=url,
@@ -196,7 +206,8 @@ class Frontier:
             etag=etag,
             last_modified=modified,
             host_error_streak=error_streak,
-            referrer_id=referrer,
+            referrer_id=referrer_id,
+            referrer=referrer,
         )
 
     def _origin_name(self, connection: Connection, origin_id: int) -> str:

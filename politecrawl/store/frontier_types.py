@@ -30,8 +30,9 @@ class Lease:
     host_error_streak: int = 0
     """The host's consecutive failed requests when the lease was claimed (P3)."""
     referrer_id: int | None = None
-    """The URL whose link or redirect led here (None for a seed): the anti-steering guard's
-    question is where a URL came from (``Frontier.url_of``)."""
+    """The URL whose link or redirect led here (None for a seed)."""
+    referrer: str | None = None
+    """That URL itself: the anti-steering guard's question is where a URL came from."""
 
 
 @dataclass(frozen=True, slots=True)

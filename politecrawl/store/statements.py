@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Any, NamedTuple, cast
 
-from sqlalchemy import Connection, Table, bindparam, case, select, update
+from sqlalchemy import Connection, Table, bindparam, case, literal_column, select, update
 from sqlalchemy import cast as sql_cast
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Dialect
@@ -72,6 +72,12 @@ _BEST_QUEUED_URL = (
     .scalar_subquery()
 )
 
+# Written out: SQLAlchemy renders SQLite's RETURNING columns without their table, which would
+# bind both sides of a correlated subquery to the alias.
+_REFERRER_URL = literal_column(
+    "(SELECT referrer.url FROM urls AS referrer WHERE referrer.id = urls.discovered_from)"
+)
+
 LEASE_BEST_URL = (
     update(urls)
     .where(urls.c.id == _BEST_QUEUED_URL, urls.c.state == QUEUED)
@@ -91,6 +97,7 @@ LEASE_BEST_URL = (
         urls.c.etag,
         urls.c.last_modified,
         urls.c.discovered_from,
+        _REFERRER_URL,  # by primary key: the page or redirect that led here
     )
 )
 

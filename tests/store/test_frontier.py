@@ -306,3 +306,13 @@ def test_p2_o6_status_says_what_each_host_waits_for(frontier, database):
     )
     assert reasons[deferred.host] == "deferred: robots-deferred"
     assert reasons[in_flight.host] == "1 request(s) in flight"
+
+
+def test_c1_a_lease_names_the_url_that_led_to_it(frontier):
+    frontier.add(["http://a.example/"], now=T0)
+    seed = claim(frontier, 0)
+    assert (seed.referrer_id, seed.referrer) == (None, None)
+    done(frontier, seed, 0, links=[LinkOut("http://a.example/next")])
+    found = claim(frontier, 2)
+    assert found.url == "http://a.example/next"
+    assert (found.referrer_id, found.referrer) == (seed.url_id, "http://a.example/")
