@@ -15,6 +15,7 @@ from sqlalchemy import Connection, Table, bindparam, case, literal_column, selec
 from sqlalchemy import cast as sql_cast
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Dialect
+from sqlalchemy.sql.elements import ColumnClause
 
 from politecrawl.store.schema import LEASED, QUEUED, EpochTime, Host, Link, Origin, Url
 
@@ -74,7 +75,7 @@ _BEST_QUEUED_URL = (
 
 # Written out: SQLAlchemy renders SQLite's RETURNING columns without their table, which would
 # bind both sides of a correlated subquery to the alias.
-_REFERRER_URL = literal_column(
+_REFERRER_URL: ColumnClause[str] = literal_column(
     "(SELECT referrer.url FROM urls AS referrer WHERE referrer.id = urls.discovered_from)"
 )
 
