@@ -13,8 +13,10 @@ $(STAMP): pyproject.toml
 	@touch $(STAMP)
 
 ## demo: set up, then crawl the bundled demo site (loopback 127.0.0.2-5) and print the report
+## (make demo DEMO_ARGS="--warc demo-warc" also archives it as WARC files)
+DEMO_ARGS ?=
 demo: $(STAMP)
-	$(BIN)/politecrawl demo
+	$(BIN)/politecrawl demo $(DEMO_ARGS)
 
 ## lint: ruff, mypy (strict, on the package) and the import-layer contracts
 lint: $(STAMP)

@@ -99,7 +99,9 @@ class WarcArchive:
         self._serial = 0
         self._file: _OpenFile | None = None
         # The last capture of each URL, for revisit records (from every file before this run).
-        self._last: dict[str, Capture] = {c.url: c for c in read_index(directory)}
+        self._last: dict[str, Capture] = {
+            capture.url: capture for capture in read_index(directory) if capture.kind == "response"
+        }
 
     def __enter__(self) -> WarcArchive:
         return self

@@ -184,6 +184,18 @@ def test_e3_a_recrawl_writes_revisits_that_point_at_the_first_capture(web, archi
         assert record.rec_headers.get_header("WARC-Refers-To") == original.record_id
         assert record.rec_headers.get_header("WARC-Refers-To-Date") == original.timestamp
         assert record.rec_headers.get_header("WARC-Payload-Digest") == original.digest
+    # A body answered again unchanged (a 404 page, say: no validators) is an
+    # identical-payload-digest revisit of the first capture, not a second copy.
+    identical = [
+        record
+        for record in second_run
+        if record.rec_headers.get_header("WARC-Profile").endswith("/identical-payload-digest")
+    ]
+    assert identical
+    for record in identical:
+        original = originals[uri_of(record)]
+        assert record.rec_headers.get_header("WARC-Payload-Digest") == original.digest
+        assert record.rec_headers.get_header("WARC-Refers-To") == original.record_id
     check = warcio_check(directory)
     assert check.returncode == 0, check.stdout + check.stderr
 
