@@ -71,9 +71,10 @@ class Capture:
             "filename": self.filename,
             "offset": str(self.offset),
             "length": str(self.length),
-            "mime": self.kind if self.kind == "revisit" else "",
             "record_id": self.record_id,
         }
+        if self.kind == "revisit":
+            fields["mime"] = "warc/revisit"  # as pywb's indexes mark a revisit
         stamp = "".join(ch for ch in self.timestamp if ch.isdigit())[:14]
         return f"{_surt(self.url)} {stamp} {json.dumps(fields, sort_keys=True)}"
 
@@ -339,7 +340,7 @@ def read_index(directory: Path) -> list[Capture]:
                     int(data["offset"]),
                     int(data["length"]),
                     data["record_id"],
-                    "revisit" if data.get("mime") == "revisit" else "response",
+                    "revisit" if data.get("mime") == "warc/revisit" else "response",
                 )
             )
     return captures
