@@ -14,13 +14,15 @@ import sqlite3
 import subprocess
 import sys
 import time
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 from tests.site import build_site, serve
 
 from politecrawl import CrawlConfig, Crawler
-from politecrawl.warc import iter_records, read_index, recover
+from politecrawl.fetch import Exchange, FetchResult
+from politecrawl.warc import WarcArchive, iter_records, read_index, recover
 
 WARCIO = Path(sys.executable).with_name("warcio")
 
@@ -252,3 +254,34 @@ def test_c5_killed_mid_crawl_every_done_page_has_its_records_and_every_file_read
     assert [url for url in done if not archived[url]] == []
     check = warcio_check(directory)
     assert check.returncode == 0, check.stdout + check.stderr
+
+
+def test_files_rotate_at_their_size_each_opening_with_warcinfo(tmp_path):
+    body = random.Random(1).randbytes(4000)  # incompressible: each record about 4 KiB
+    exchange = Exchange(
+        "GET /p HTTP/1.1",
+        (("Host", "h.example"), ("User-Agent", "politecrawl")),
+        "HTTP/1.1",
+        "OK",
+        body,
+        datetime.now(UTC),
+    )
+    headers = (("Content-Type", "text/html"), ("Content-Length", str(len(body))))
+    with WarcArchive(tmp_path, run="run000001", info={}, max_file_bytes=4096) as archive:
+        for index in range(5):
+            url = f"http://h.example/p{index}"
+            result = FetchResult(url, 200, headers, body, False, 0.01, None, exchange)
+            assert archive.record(result)
+    files = sorted(tmp_path.glob("*.warc.gz"))
+    assert len(files) == 5  # each file passed 4 KiB with its first page
+    assert [name.name.split("-")[3] for name in files] == [
+        "00001",
+        "00002",
+        "00003",
+        "00004",
+        "00005",
+    ]
+    for path in files:
+        kinds = [record.rec_type for record in iter_records(path)]
+        assert kinds == ["warcinfo", "response", "request"]
+    assert len(read_index(tmp_path)) == 5
