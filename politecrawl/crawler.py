@@ -19,7 +19,6 @@ import dataclasses
 import queue
 import signal
 import threading
-import time
 from collections.abc import Callable, Iterable, Iterator
 from datetime import timedelta
 from types import TracebackType
@@ -210,7 +209,7 @@ class Crawler:
         assert self.frontier is not None
         self._stop.clear()
         self.summary = CrawlSummary()
-        started = time.monotonic()
+        started = self.clock.monotonic()
         now = self.clock.now()
         self.frontier.release_expired(now=now)
         self.frontier.wake_stranded_hosts()
@@ -427,7 +426,8 @@ class Crawler:
         return claimed
 
     def _wait(self, wait: Wait) -> bool:
-        """Sleep until ``wait.until`` (in short steps, so ``stop()`` is prompt); False when the
+        """Sleep until ``wait.until`` on the crawl's clock (in steps of at most a quarter of a
+        second, so ``stop()`` is prompt; a ``FakeClock`` makes them instant); False when the
         run should end: nothing left, or only work deferred beyond the horizon (O6)."""
         if wait.until is None:
             self._set_stop_reason("finished")
@@ -436,7 +436,7 @@ class Crawler:
         if wait.reason == "deferred work" and seconds > self.deferred_horizon_seconds:
             self._set_stop_reason("only deferred work left")
             return False
-        self._stop.wait(min(max(seconds, 0.001), _POLL_SECONDS))
+        self.clock.sleep(min(max(seconds, 0.001), _POLL_SECONDS))
         return True
 
     def _limit_reached(self, started: float) -> bool:
@@ -448,7 +448,7 @@ class Crawler:
             return True
         if (
             config.max_duration_seconds is not None
-            and time.monotonic() - started >= config.max_duration_seconds
+            and self.clock.monotonic() - started >= config.max_duration_seconds
         ):
             self._set_stop_reason("max_duration")
             return True
@@ -469,7 +469,7 @@ class Crawler:
         summary.queued = stats.by_state.get("queued", 0)
         summary.failed = stats.by_state.get("failed", 0)
         summary.done = stats.by_state.get("done", 0)
-        summary.duration_seconds = time.monotonic() - started
+        summary.duration_seconds = self.clock.monotonic() - started
         if not summary.stopped_because:
             summary.stopped_because = "stopped"
 

@@ -249,7 +249,9 @@ class Fetcher:
     ) -> tuple[bytes, bool]:
         """The decoded body, at most ``cap`` bytes, and whether it was cut. ``raw_chunks``, if
         given, receives the coded bytes read when the body had a content coding."""
-        raw: BaseHTTPResponse = response.raw  # read raw: urllib3 bounds its decoding only since 2.6
+        # Read raw and inflate here: a WARC archive needs the bytes as received, and _Inflater
+        # stops a gzip bomb at the cap whatever the coding's ratio.
+        raw: BaseHTTPResponse = response.raw
         coding = raw.headers.get("Content-Encoding", "")
         inflater: _Inflater | None = None
         body = bytearray()

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from politecrawl import CrawlConfig, Crawler
 from politecrawl.errors import FetchError
-from politecrawl.testing import Answer, ScriptedFetcher
+from politecrawl.testing import Answer, FakeClock, ScriptedFetcher
 
 SITE = "http://shop.test"
 
@@ -44,3 +46,26 @@ def test_scripted_answers_in_turn_errors_and_404():
     with pytest.raises(FetchError, match="no connection"):
         fetcher.fetch(f"{SITE}/down")
     assert fetcher.fetch(f"{SITE}/nowhere").status == 404
+
+
+def test_a_fake_clock_drives_the_crawl_delays_and_max_duration_without_waiting(tmp_path):
+    # Ten pages at a 60 s delay: ten minutes of crawl time. The fake clock's sleeps pass it at
+    # once; the run ends at max_duration (on the fake clock) with pages still queued.
+    links = " ".join(f'<a href="/p{n}">{n}</a>' for n in range(10))
+    fetcher = ScriptedFetcher({f"{SITE}/": Answer(200, links)})
+    clock = FakeClock()
+    config = CrawlConfig(
+        database=str(tmp_path / "c.db"),
+        delay_seconds=60.0,
+        workers=1,
+        max_duration_seconds=300.0,
+    )
+    started = time.monotonic()
+    with Crawler(config, fetcher=fetcher, clock=clock) as crawler:
+        crawler.add_seeds([f"{SITE}/"])
+        summary = crawler.run()
+    assert time.monotonic() - started < 30  # nowhere near the 300 s it describes
+    assert summary.stopped_because == "max_duration"
+    assert summary.duration_seconds >= 300.0
+    assert 4 <= summary.pages <= 7  # about one page a minute, robots.txt first
+    assert summary.queued > 0
