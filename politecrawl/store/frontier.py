@@ -7,6 +7,9 @@ the index on (host, state, depth, priority, id), so the URL table is never scann
 next start time is set at claim time, so a killed worker still leaves the host its politeness
 window (P1-P2); ``complete``/``fail``/``defer``/``release``/``exclude`` set it again from the
 finished request. Each is one short transaction; a page's new links go in with its outcome.
+The parts: ``claims`` (the claim and the next wait), ``outcomes`` (the one write that ends a
+lease), ``enqueue`` (new URLs and links), ``leases`` (expiry and wake-ups); this class puts
+them in transactions.
 
 Leases (C5): a claimed URL belongs to its worker until the lease expires; expired leases return
 to the queue, and so do, at once, the leases of workers on this machine whose process is gone.
@@ -17,14 +20,14 @@ transaction PostgreSQL aborts to break a deadlock between workers is run again, 
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Iterable, Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar, cast
 
-from sqlalchemy import Connection, Table, func, select, update
+from sqlalchemy import Connection, Table, func, select
 
 from politecrawl.store import statements as sql
+from politecrawl.store.claims import Claimer, next_wait
 from politecrawl.store.database import Database
 from politecrawl.store.enqueue import Enqueuer, SortedLinks, sort_links
 from politecrawl.store.frontier_types import (
@@ -41,16 +44,20 @@ from politecrawl.store.leases import (
     wake_deferred_urls,
     wake_stranded_hosts,
 )
+from politecrawl.store.outcomes import (
+    as_json,
+    defer_queued_of_origin,
+    finish_lease,
+    page_values,
+)
 from politecrawl.store.passes import current_pass, start_pass
 from politecrawl.store.schema import (
     DEFERRED,
-    DONE,
     FAILED,
     LEASED,
     QUEUED,
     URL_STATES,
     Host,
-    Link,
     Origin,
     Url,
 )
@@ -58,19 +65,7 @@ from politecrawl.store.schema import (
 _hosts = cast(Table, Host.__table__)
 _origins = cast(Table, Origin.__table__)
 _urls = cast(Table, Url.__table__)
-_links = cast(Table, Link.__table__)
 _HOUSEKEEPING_SECONDS = 1.0
-_KEPT_WHEN_NOT_MODIFIED = (
-    "final_url",
-    "content_type",
-    "etag",
-    "last_modified",
-    "content_hash",
-    "noindex",
-    "nofollow",
-    "size_bytes",
-)
-_MAX_EMPTY_HOSTS_PER_CLAIM = 50
 
 T = TypeVar("T")
 
@@ -99,7 +94,7 @@ class Frontier:
             max_in_flight_per_host=max_in_flight_per_host,
             pass_number=pass_number,
         )
-        self._origin_names: dict[int, str] = {}
+        self._claimer = Claimer(lease_seconds)
         self._housekeeping_at: datetime | None = None
         self._stranded_check_at = datetime.min.replace(tzinfo=UTC)
 
@@ -138,7 +133,7 @@ class Frontier:
     def claim(self, worker: str, *, now: datetime) -> Lease | Wait:
         """Lease the best URL of a due host to ``worker``, or say when to ask again."""
         self._housekeeping(now)
-        lease = self._write(lambda connection: self._claim_in(connection, worker, now))
+        lease = self._write(lambda connection: self._claimer.claim(connection, worker, now))
         return lease if lease is not None else self._wait_after_claim(now)
 
     def _housekeeping(self, now: datetime) -> None:
@@ -146,76 +141,6 @@ class Frontier:
             self.release_expired(now=now)
             self.wake_deferred(now=now)
             self._housekeeping_at = now + timedelta(seconds=_HOUSEKEEPING_SECONDS)
-
-    def _claim_in(self, connection: Connection, worker: str, now: datetime) -> Lease | None:
-        for _ in range(_MAX_EMPTY_HOSTS_PER_CLAIM):
-            host = sql.take_host_slot.first(connection, {"now": sql.epoch(now)})
-            if host is None:
-                return None
-            host_id, host_name, error_streak = host
-            lease = self._lease_best_url(
-                connection, host_id, host_name, worker, now, error_streak=error_streak or 0
-            )
-            if lease is not None:
-                return lease
-            sql.return_empty_slot.rowcount(connection, {"host_id": host_id})
-        return None
-
-    def _lease_best_url(
-        self,
-        connection: Connection,
-        host_id: int,
-        host_name: str,
-        worker: str,
-        now: datetime,
-        *,
-        error_streak: int,
-    ) -> Lease | None:
-        expires_at = now + timedelta(seconds=self.lease_seconds)
-        claimed = sql.lease_best_url.first(
-            connection,
-            {"for_host": host_id, "owner": worker, "expires_at": sql.epoch(expires_at)},
-        )
-        if claimed is None:
-            return None
-        (
-            url_id,
-            url,
-            origin_id,
-            depth,
-            attempts,
-            pass_number,
-            hops,
-            etag,
-            modified,
-            referrer_id,
-            referrer,
-        ) = claimed
-        return Lease(
-            url_id=url_id,
-            url=url,
-            origin=self._origin_name(connection, origin_id),
-            host=host_name,
-            depth=depth,
-            attempts=attempts,
-            owner=worker,
-            expires_at=expires_at,
-            pass_number=pass_number,
-            claimed_at=now,
-            redirect_hops=hops,
-            etag=etag,
-            last_modified=modified,
-            host_error_streak=error_streak,
-            referrer_id=referrer_id,
-            referrer=referrer,
-        )
-
-    def _origin_name(self, connection: Connection, origin_id: int) -> str:
-        name = self._origin_names.get(origin_id)
-        if name is None:
-            name = connection.execute(sql.ORIGIN_NAME, {"origin_id": origin_id}).scalar_one()
-            self._origin_names[origin_id] = name
-        return name
 
     def _wait_after_claim(self, now: datetime) -> Wait:
         """``_wait`` for a worker that found nothing to claim; before it is told that nothing
@@ -236,29 +161,8 @@ class Frontier:
         return self._write(wake_stranded_hosts)
 
     def _wait(self, now: datetime) -> Wait:
-        with self.database.transaction() as connection:
-            next_host = connection.execute(
-                select(func.min(_hosts.c.next_fetch_at)).where(
-                    _hosts.c.active, _hosts.c.in_flight < _hosts.c.max_in_flight
-                )
-            ).scalar()
-            next_deferred = connection.execute(
-                select(func.min(_urls.c.next_attempt_at)).where(_urls.c.state == DEFERRED)
-            ).scalar()
-            next_expiry = connection.execute(
-                select(func.min(_urls.c.lease_expires_at)).where(_urls.c.state == LEASED)
-            ).scalar()
-        candidates = [time for time in (next_host, next_deferred, next_expiry) if time is not None]
-        if not candidates:
-            return Wait(None, "nothing queued, leased or deferred")
-        until = max(min(candidates), now)
-        if next_expiry is not None and until == next_expiry:
-            reason = "requests in flight"
-        elif next_deferred is not None and until == next_deferred:
-            reason = "deferred work"
-        else:
-            reason = "politeness delay"
-        return Wait(until, reason)
+        with self.database.engine.connect() as connection:  # a read: no write lock taken
+            return next_wait(connection, now)
 
     # --- finishing ----------------------------------------------------------------------------
 
@@ -330,7 +234,7 @@ class Frontier:
                 redirect_to=redirect_to,
                 host_pace=host_pace,
             )
-            return recorded, self._claim_in(connection, worker, now)
+            return recorded, self._claimer.claim(connection, worker, now)
 
         recorded, following = self._write(complete_then_claim)
         return recorded, following if following is not None else self._wait_after_claim(now)
@@ -348,27 +252,8 @@ class Frontier:
         redirect_to: str | None = None,
         host_pace: HostPaceRecord | None = None,
     ) -> bool:
-        values = {
-            "state": DONE if outcome.error is None else FAILED,
-            "status": outcome.status,
-            "final_url": outcome.final_url,
-            "content_type": outcome.content_type,
-            "etag": outcome.etag,
-            "last_modified": outcome.last_modified,
-            "content_hash": outcome.content_hash,
-            "noindex": outcome.noindex,
-            "nofollow": outcome.nofollow,
-            "elapsed_seconds": outcome.elapsed_seconds,
-            "size_bytes": outcome.size_bytes,
-            "error": outcome.error,
-            "fetched_at": now,
-            "attempts": lease.attempts + 1,
-        }
-        if outcome.status == 304:
-            # Not modified (a recrawl's conditional GET): what was learnt from the body stays.
-            for kept in _KEPT_WHEN_NOT_MODIFIED:
-                values.pop(kept)
-        if not self._finish(
+        values = page_values(lease, outcome, now)
+        if not finish_lease(
             connection,
             lease,
             values,
@@ -413,7 +298,7 @@ class Frontier:
         else:
             values.update(state=DEFERRED, next_attempt_at=retry_at, reason="retry")
         return self._write(
-            lambda connection: self._finish(
+            lambda connection: finish_lease(
                 connection,
                 lease,
                 values,
@@ -443,16 +328,16 @@ class Frontier:
             "state": DEFERRED,
             "next_attempt_at": until,
             "reason": reason,
-            "reason_detail": _json(detail),
+            "reason_detail": as_json(detail),
         }
         return self._write(
-            lambda connection: self._finish(connection, lease, values, next_fetch_at)
+            lambda connection: finish_lease(connection, lease, values, next_fetch_at)
         )
 
     def release(self, lease: Lease, *, now: datetime, next_fetch_at: datetime) -> bool:
         """Give the URL back to the queue without counting an attempt (e.g. robots.txt first)."""
         return self._write(
-            lambda connection: self._finish(connection, lease, {"state": QUEUED}, next_fetch_at)
+            lambda connection: finish_lease(connection, lease, {"state": QUEUED}, next_fetch_at)
         )
 
     def exclude(
@@ -468,42 +353,10 @@ class Frontier:
         """Never fetch this URL in this pass, and keep why (robots line, scope rule, trap)."""
         if state not in URL_STATES or state in (QUEUED, LEASED):
             raise ValueError(f"not a final state: {state!r}")
-        values = {"state": state, "reason": reason, "reason_detail": _json(detail)}
+        values = {"state": state, "reason": reason, "reason_detail": as_json(detail)}
         return self._write(
-            lambda connection: self._finish(connection, lease, values, next_fetch_at)
+            lambda connection: finish_lease(connection, lease, values, next_fetch_at)
         )
-
-    def _finish(
-        self,
-        connection: Connection,
-        lease: Lease,
-        values: dict[str, Any],
-        next_fetch_at: datetime | None,
-        *,
-        host_delay_seconds: float | None = None,
-        host_pace: HostPaceRecord | None = None,
-    ) -> bool:
-        params = {"url_id": lease.url_id, "owner": lease.owner, "lease_owner": None}
-        params["lease_expires_at"] = None
-        for column, value in values.items():
-            params[column] = sql.epoch(value) if isinstance(value, datetime) else value
-        if sql.finish_leased_url.rowcount(connection, params) != 1:
-            return False  # the lease expired and was handed out again: not ours to record
-        host_values: dict[str, Any] = {"host_name": lease.host}
-        if host_pace is not None:
-            for column, value in host_pace.columns().items():
-                host_values[column] = sql.epoch(value) if isinstance(value, datetime) else value
-        if values.get("state") == QUEUED:
-            host_values["active"] = True
-        if host_delay_seconds is not None:
-            host_values["delay_seconds"] = host_delay_seconds
-        if next_fetch_at is None:
-            host_values["claimed_at"] = sql.epoch(lease.claimed_at)
-            sql.free_unused_host.rowcount(connection, host_values)
-        else:
-            host_values["next_at"] = sql.epoch(next_fetch_at)
-            sql.free_host.rowcount(connection, host_values)
-        return True
 
     # --- housekeeping -----------------------------------------------------------------------
 
@@ -579,7 +432,7 @@ class Frontier:
     ) -> int:
         """Defer every queued URL of ``origin`` (robots.txt unreachable, O6)."""
         return self._write(
-            lambda connection: _defer_queued_of_origin(connection, origin, until, reason, detail)
+            lambda connection: defer_queued_of_origin(connection, origin, until, reason, detail)
         )
 
     # --- reading ----------------------------------------------------------------------------
@@ -615,27 +468,3 @@ class Frontier:
             robots,
             wait.until,
         )
-
-
-def _json(detail: Any) -> str | None:
-    return None if detail is None else json.dumps(detail, sort_keys=True, default=str)
-
-
-def _defer_queued_of_origin(
-    connection: Connection, origin: str, until: datetime | None, reason: str, detail: Any
-) -> int:
-    origin_id = connection.execute(
-        select(_origins.c.id).where(_origins.c.origin == origin)
-    ).scalar()
-    if origin_id is None:
-        return 0
-    return connection.execute(
-        update(_urls)
-        .where(_urls.c.origin_id == origin_id, _urls.c.state == QUEUED)
-        .values(
-            state=DEFERRED,
-            next_attempt_at=until,
-            reason=reason,
-            reason_detail=_json(detail),
-        )
-    ).rowcount

@@ -1,0 +1,127 @@
+"""Claiming: a slot on a due host, then its best queued URL, as one ``Lease`` [P1, P2, C5].
+
+The statements are ``statements.take_host_slot`` (the host: due, room for a request, of the
+first due the one waiting longest) and ``statements.lease_best_url`` (the URL: breadth first);
+a host whose queue turned out empty gives its slot back and sleeps until a URL of it is added.
+``next_wait`` says when a worker that found nothing should ask again, and why.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import cast
+
+from sqlalchemy import Connection, Table, func, select
+
+from politecrawl.store import statements as sql
+from politecrawl.store.frontier_types import Lease, Wait
+from politecrawl.store.schema import DEFERRED, LEASED, Host, Url
+
+_hosts = cast(Table, Host.__table__)
+_urls = cast(Table, Url.__table__)
+_MAX_EMPTY_HOSTS_PER_CLAIM = 50
+
+
+class Claimer:
+    """Leases URLs inside the caller's write transaction; caches origin names."""
+
+    def __init__(self, lease_seconds: float) -> None:
+        self.lease_seconds = lease_seconds
+        self._origin_names: dict[int, str] = {}
+
+    def claim(self, connection: Connection, worker: str, now: datetime) -> Lease | None:
+        """The best URL of a due host, leased to ``worker``; None when no host is due."""
+        for _ in range(_MAX_EMPTY_HOSTS_PER_CLAIM):
+            host = sql.take_host_slot.first(connection, {"now": sql.epoch(now)})
+            if host is None:
+                return None
+            host_id, host_name, error_streak = host
+            lease = self._lease_best_url(
+                connection, host_id, host_name, worker, now, error_streak=error_streak or 0
+            )
+            if lease is not None:
+                return lease
+            sql.return_empty_slot.rowcount(connection, {"host_id": host_id})
+        return None
+
+    def _lease_best_url(
+        self,
+        connection: Connection,
+        host_id: int,
+        host_name: str,
+        worker: str,
+        now: datetime,
+        *,
+        error_streak: int,
+    ) -> Lease | None:
+        expires_at = now + timedelta(seconds=self.lease_seconds)
+        claimed = sql.lease_best_url.first(
+            connection,
+            {"for_host": host_id, "owner": worker, "expires_at": sql.epoch(expires_at)},
+        )
+        if claimed is None:
+            return None
+        (
+            url_id,
+            url,
+            origin_id,
+            depth,
+            attempts,
+            pass_number,
+            hops,
+            etag,
+            modified,
+            referrer_id,
+            referrer,
+        ) = claimed
+        return Lease(
+            url_id=url_id,
+            url=url,
+            origin=self._origin_name(connection, origin_id),
+            host=host_name,
+            depth=depth,
+            attempts=attempts,
+            owner=worker,
+            expires_at=expires_at,
+            pass_number=pass_number,
+            claimed_at=now,
+            redirect_hops=hops,
+            etag=etag,
+            last_modified=modified,
+            host_error_streak=error_streak,
+            referrer_id=referrer_id,
+            referrer=referrer,
+        )
+
+    def _origin_name(self, connection: Connection, origin_id: int) -> str:
+        name = self._origin_names.get(origin_id)
+        if name is None:
+            name = connection.execute(sql.ORIGIN_NAME, {"origin_id": origin_id}).scalar_one()
+            self._origin_names[origin_id] = name
+        return name
+
+
+def next_wait(connection: Connection, now: datetime) -> Wait:
+    """When to ask again, and why: the next host start, deferred URL or lease expiry."""
+    next_host = connection.execute(
+        select(func.min(_hosts.c.next_fetch_at)).where(
+            _hosts.c.active, _hosts.c.in_flight < _hosts.c.max_in_flight
+        )
+    ).scalar()
+    next_deferred = connection.execute(
+        select(func.min(_urls.c.next_attempt_at)).where(_urls.c.state == DEFERRED)
+    ).scalar()
+    next_expiry = connection.execute(
+        select(func.min(_urls.c.lease_expires_at)).where(_urls.c.state == LEASED)
+    ).scalar()
+    candidates = [time for time in (next_host, next_deferred, next_expiry) if time is not None]
+    if not candidates:
+        return Wait(None, "nothing queued, leased or deferred")
+    until = max(min(candidates), now)
+    if next_expiry is not None and until == next_expiry:
+        reason = "requests in flight"
+    elif next_deferred is not None and until == next_deferred:
+        reason = "deferred work"
+    else:
+        reason = "politeness delay"
+    return Wait(until, reason)

@@ -1,0 +1,116 @@
+"""What became of a leased URL, written to the frontier: its row and its host's [C5, P2, P3].
+
+``finish_lease`` is the one write that ends a lease (done, failed, deferred, excluded, queued
+again): only the lease's owner may record it, and the host gets its next start time and pace
+in the same statement pair. ``page_values`` says which columns a fetched page sets.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime
+from typing import Any, cast
+
+from sqlalchemy import Connection, Table, select, update
+
+from politecrawl.store import statements as sql
+from politecrawl.store.frontier_types import HostPaceRecord, Lease, PageOutcome
+from politecrawl.store.schema import DEFERRED, DONE, FAILED, QUEUED, Origin, Url
+
+_origins = cast(Table, Origin.__table__)
+_urls = cast(Table, Url.__table__)
+_KEPT_WHEN_NOT_MODIFIED = (
+    "final_url",
+    "content_type",
+    "etag",
+    "last_modified",
+    "content_hash",
+    "noindex",
+    "nofollow",
+    "size_bytes",
+)
+
+
+def page_values(lease: Lease, outcome: PageOutcome, now: datetime) -> dict[str, Any]:
+    """The columns a fetched page sets on its URL's row."""
+    values: dict[str, Any] = {
+        "state": DONE if outcome.error is None else FAILED,
+        "status": outcome.status,
+        "final_url": outcome.final_url,
+        "content_type": outcome.content_type,
+        "etag": outcome.etag,
+        "last_modified": outcome.last_modified,
+        "content_hash": outcome.content_hash,
+        "noindex": outcome.noindex,
+        "nofollow": outcome.nofollow,
+        "elapsed_seconds": outcome.elapsed_seconds,
+        "size_bytes": outcome.size_bytes,
+        "error": outcome.error,
+        "fetched_at": now,
+        "attempts": lease.attempts + 1,
+    }
+    if outcome.status == 304:
+        # Not modified (a recrawl's conditional GET): what was learnt from the body stays.
+        for kept in _KEPT_WHEN_NOT_MODIFIED:
+            values.pop(kept)
+    return values
+
+
+def finish_lease(
+    connection: Connection,
+    lease: Lease,
+    values: dict[str, Any],
+    next_fetch_at: datetime | None,
+    *,
+    host_delay_seconds: float | None = None,
+    host_pace: HostPaceRecord | None = None,
+) -> bool:
+    """Record ``values`` on a leased URL and free its host with its next start time
+    (``None``: no request was made, the host gets back the slot it was due at); False, and
+    nothing written, when the lease had expired and gone to another worker."""
+    params = {"url_id": lease.url_id, "owner": lease.owner, "lease_owner": None}
+    params["lease_expires_at"] = None
+    for column, value in values.items():
+        params[column] = sql.epoch(value) if isinstance(value, datetime) else value
+    if sql.finish_leased_url.rowcount(connection, params) != 1:
+        return False  # the lease expired and was handed out again: not ours to record
+    host_values: dict[str, Any] = {"host_name": lease.host}
+    if host_pace is not None:
+        for column, value in host_pace.columns().items():
+            host_values[column] = sql.epoch(value) if isinstance(value, datetime) else value
+    if values.get("state") == QUEUED:
+        host_values["active"] = True
+    if host_delay_seconds is not None:
+        host_values["delay_seconds"] = host_delay_seconds
+    if next_fetch_at is None:
+        host_values["claimed_at"] = sql.epoch(lease.claimed_at)
+        sql.free_unused_host.rowcount(connection, host_values)
+    else:
+        host_values["next_at"] = sql.epoch(next_fetch_at)
+        sql.free_host.rowcount(connection, host_values)
+    return True
+
+
+def as_json(detail: Any) -> str | None:
+    """A reason's detail as stored (sorted JSON), or None."""
+    return None if detail is None else json.dumps(detail, sort_keys=True, default=str)
+
+
+def defer_queued_of_origin(
+    connection: Connection, origin: str, until: datetime | None, reason: str, detail: Any
+) -> int:
+    origin_id = connection.execute(
+        select(_origins.c.id).where(_origins.c.origin == origin)
+    ).scalar()
+    if origin_id is None:
+        return 0
+    return connection.execute(
+        update(_urls)
+        .where(_urls.c.origin_id == origin_id, _urls.c.state == QUEUED)
+        .values(
+            state=DEFERRED,
+            next_attempt_at=until,
+            reason=reason,
+            reason_detail=as_json(detail),
+        )
+    ).rowcount
