@@ -101,23 +101,14 @@ def check_all_done_once(target: str, events: list[dict], total: int, kills: int 
     assert in_flight == 0
 
 
-def test_p1_eight_threads_on_sqlite(tmp_path):
+@pytest.mark.parametrize(
+    ("processes", "threads"), [(1, 8), (3, 2)], ids=["eight-threads", "three-processes"]
+)
+def test_p1_threads_and_processes_on_one_sqlite_file(tmp_path, processes, threads):
     target = str(tmp_path / "crawl.db")
     total = seed(target)
     log = tmp_path / "events.jsonl"
-    run_workers(target, log, processes=1, threads=8)
-    events = read_log(log)
-    check_all_done_once(target, events, total)
-    starts = Counter(event["url_id"] for event in events if event["event"] == "start")
-    assert max(starts.values()) == 1  # no URL claimed twice
-    check_politeness(events)
-
-
-def test_p1_three_processes_on_one_sqlite_file(tmp_path):
-    target = str(tmp_path / "crawl.db")
-    total = seed(target)
-    log = tmp_path / "events.jsonl"
-    run_workers(target, log, processes=3, threads=2)
+    run_workers(target, log, processes=processes, threads=threads)
     events = read_log(log)
     check_all_done_once(target, events, total)
     starts = Counter(event["url_id"] for event in events if event["event"] == "start")
