@@ -28,7 +28,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from politecrawl.store import Frontier, Lease, PageOutcome, open_database
+from politecrawl.store import Completion, Frontier, Lease, PageOutcome, open_database
 
 HOSTS = 1_000
 BATCH = 5_000
@@ -66,9 +66,8 @@ def complete_and_claim_rate(frontier: Frontier, pairs: int) -> float:
     started = time.perf_counter()
     for _ in range(pairs):
         assert isinstance(lease, Lease), lease
-        _, lease = frontier.complete_and_claim(
-            lease, PageOutcome(200), worker="bench", now=now, next_fetch_at=now
-        )
+        completion = Completion(lease, PageOutcome(200), next_fetch_at=now)
+        _, lease = frontier.complete_and_claim(completion, worker="bench", now=now)
     return pairs / (time.perf_counter() - started)
 
 

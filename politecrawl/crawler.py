@@ -409,18 +409,7 @@ class Crawler:
             if result.page is not None:
                 events.put(result.page)
             return self.frontier.claim(me, now=self.clock.now())
-        _, claimed = self.frontier.complete_and_claim(
-            completion.lease,
-            completion.outcome,
-            worker=me,
-            now=self.clock.now(),
-            next_fetch_at=completion.next_fetch_at,
-            links=completion.links,
-            follow_links=completion.follow_links,
-            host_delay_seconds=completion.host_delay_seconds,
-            redirect_to=completion.redirect_to,
-            host_pace=completion.host_pace,
-        )
+        _, claimed = self.frontier.complete_and_claim(completion, worker=me, now=self.clock.now())
         if result.page is not None:
             events.put(result.page)
         return claimed

@@ -36,24 +36,17 @@ from politecrawl.politeness import (
 )
 from politecrawl.results import Excluded, Page
 from politecrawl.scope import Scope, check_scope, is_steering_target
-from politecrawl.store import Frontier, HostPaceRecord, Lease, LinkOut, PageOutcome
+from politecrawl.store import (
+    Completion,
+    Frontier,
+    HostPaceRecord,
+    Lease,
+    LinkOut,
+    PageOutcome,
+)
 from politecrawl.warc import WarcArchive
 
 _RETRY_STATUSES = frozenset((429, 500, 502, 503, 504))
-
-
-@dataclass(frozen=True, slots=True)
-class Completion:
-    """A fetched page waiting to be recorded (with the worker's next claim)."""
-
-    lease: Lease
-    outcome: PageOutcome
-    next_fetch_at: datetime
-    host_delay_seconds: float
-    host_pace: HostPaceRecord | None = None
-    links: tuple[LinkOut, ...] = ()
-    follow_links: bool = True
-    redirect_to: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

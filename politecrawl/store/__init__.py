@@ -15,6 +15,7 @@ from politecrawl.store.database import (
 from politecrawl.store.frontier import Frontier
 from politecrawl.store.frontier_types import (
     AddResult,
+    Completion,
     FrontierStats,
     HostPaceRecord,
     Lease,
@@ -26,6 +27,7 @@ from politecrawl.store.frontier_types import (
 
 __all__ = [
     "AddResult",
+    "Completion",
     "Database",
     "DatabaseSettings",
     "Frontier",

@@ -32,6 +32,7 @@ from politecrawl.store.database import Database
 from politecrawl.store.enqueue import Enqueuer, SortedLinks, sort_links
 from politecrawl.store.frontier_types import (
     AddResult,
+    Completion,
     FrontierStats,
     HostPaceRecord,
     Lease,
@@ -186,54 +187,32 @@ class Frontier:
         absolute URLs. Returns False when the lease had been lost (expired and claimed again):
         nothing is recorded then.
         """
+        completion = Completion(
+            lease,
+            outcome,
+            next_fetch_at,
+            host_delay_seconds,
+            host_pace,
+            tuple(links),
+            follow_links,
+            redirect_to,
+        )
         sorted_links = sort_links(links, follow_links=follow_links)  # before the lock is taken
         return self._write(
-            lambda connection: self._complete_in(
-                connection,
-                lease,
-                outcome,
-                now=now,
-                next_fetch_at=next_fetch_at,
-                links=sorted_links,
-                host_delay_seconds=host_delay_seconds,
-                redirect_to=redirect_to,
-                host_pace=host_pace,
-            )
+            lambda connection: self._complete_in(connection, completion, sorted_links, now)
         )
 
     def complete_and_claim(
-        self,
-        lease: Lease,
-        outcome: PageOutcome,
-        *,
-        worker: str,
-        now: datetime,
-        next_fetch_at: datetime,
-        links: Sequence[LinkOut] = (),
-        follow_links: bool = True,
-        host_delay_seconds: float | None = None,
-        redirect_to: str | None = None,
-        host_pace: HostPaceRecord | None = None,
+        self, completion: Completion, *, worker: str, now: datetime
     ) -> tuple[bool, Lease | Wait]:
-        """``complete`` and then ``claim`` in the same transaction: one commit per page.
-
-        Returns what ``complete`` returns and what ``claim`` returns.
+        """Record ``completion`` (as ``complete``) and claim the worker's next lease in the
+        same transaction: one commit per page. Returns what ``complete`` and ``claim`` return.
         """
         self._housekeeping(now)
-        sorted_links = sort_links(links, follow_links=follow_links)  # before the lock is taken
+        sorted_links = sort_links(completion.links, follow_links=completion.follow_links)
 
         def complete_then_claim(connection: Connection) -> tuple[bool, Lease | None]:
-            recorded = self._complete_in(
-                connection,
-                lease,
-                outcome,
-                now=now,
-                next_fetch_at=next_fetch_at,
-                links=sorted_links,
-                host_delay_seconds=host_delay_seconds,
-                redirect_to=redirect_to,
-                host_pace=host_pace,
-            )
+            recorded = self._complete_in(connection, completion, sorted_links, now)
             return recorded, self._claimer.claim(connection, worker, now)
 
         recorded, following = self._write(complete_then_claim)
@@ -242,32 +221,26 @@ class Frontier:
     def _complete_in(
         self,
         connection: Connection,
-        lease: Lease,
-        outcome: PageOutcome,
-        *,
-        now: datetime,
-        next_fetch_at: datetime,
+        completion: Completion,
         links: SortedLinks,
-        host_delay_seconds: float | None,
-        redirect_to: str | None = None,
-        host_pace: HostPaceRecord | None = None,
+        now: datetime,
     ) -> bool:
-        values = page_values(lease, outcome, now)
+        lease = completion.lease
         if not finish_lease(
             connection,
             lease,
-            values,
-            next_fetch_at,
-            host_delay_seconds=host_delay_seconds,
-            host_pace=host_pace,
+            page_values(lease, completion.outcome, now),
+            completion.next_fetch_at,
+            host_delay_seconds=completion.host_delay_seconds,
+            host_pace=completion.host_pace,
         ):
             return False
-        if redirect_to is not None:
+        if completion.redirect_to is not None:
             self._enqueuer.add_redirect(
                 connection,
                 lease.url_id,
                 lease.depth,
-                redirect_to,
+                completion.redirect_to,
                 hops=lease.redirect_hops + 1,
                 now=now,
             )

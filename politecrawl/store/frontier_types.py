@@ -108,6 +108,21 @@ class LinkOut:
 
 
 @dataclass(frozen=True, slots=True)
+class Completion:
+    """A fetched page, everything the frontier records of it in one transaction: its
+    outcome, its host's next start and pace, its links, the redirect's target."""
+
+    lease: Lease
+    outcome: PageOutcome
+    next_fetch_at: datetime
+    host_delay_seconds: float | None = None
+    host_pace: HostPaceRecord | None = None
+    links: tuple[LinkOut, ...] = ()
+    follow_links: bool = True
+    redirect_to: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class FrontierStats:
     """Counts for progress displays and ``politecrawl status``."""
 
