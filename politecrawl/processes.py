@@ -174,7 +174,8 @@ def serve(
 ) -> None:
     """A helper's life: crawl until the frontier is done, reporting counters as it goes;
     exits with status 1 after an error (which the parent raises)."""
-    os.setpgrp()  # Ctrl-C at the terminal goes to the parent, which stops us itself
+    if hasattr(os, "setpgrp"):  # POSIX
+        os.setpgrp()  # Ctrl-C at the terminal goes to the parent, which stops us itself
     finished = threading.Event()
 
     def report_until_finished() -> None:

@@ -368,6 +368,8 @@ def _writer_is_alive(path: Path) -> bool:
     pid = path.name.removesuffix(f".warc.gz{_OPEN}").rsplit("-", 1)[-1]
     if not pid.isdigit() or int(pid) == os.getpid():
         return False
+    if os.name == "nt":
+        return True  # no harmless signal 0 there: such files stay .open, never cut short
     try:
         os.kill(int(pid), 0)
     except ProcessLookupError:
