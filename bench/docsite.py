@@ -1,0 +1,197 @@
+"""Benchmark: one documentation site, crawled whole at delay 0, politecrawl against GNU wget.
+
+Run on demand (nginx and wget installed; ``apt-get install -y nginx wget``):
+
+    .venv/bin/python bench/docsite.py [--pages 530] [--kib 52]
+
+A site owner's crawl of their own site is one host, so one request at a time: the cost per page
+is the crawl. The generated site has the shape of a Sphinx documentation build (the issue's
+530-page site, 52 KB median page): every page has the global table of contents (a link to
+every section index and its pages' neighbours), prev/next/up links, a body of paragraphs with
+inline links, and stylesheet and script references. Both crawlers read robots.txt (which allows
+everything) and are timed from outside; the figures come from nginx's log. Prints pages
+fetched, wall time and the ratio; asserts nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from web_serve import Nginx
+
+BIN = Path(sys.executable).parent
+ADDRESS = "127.0.0.2"
+_WORDS = [
+    "the",
+    "crawler",
+    "reads",
+    "robots",
+    "txt",
+    "before",
+    "any",
+    "page",
+    "of",
+    "an",
+    "origin",
+    "and",
+    "keeps",
+    "the",
+    "delay",
+    "between",
+    "requests",
+    "to",
+    "a",
+    "host",
+    "while",
+    "the",
+    "frontier",
+    "stores",
+    "every",
+    "url",
+    "with",
+    "its",
+    "state",
+    "and",
+    "its",
+    "depth",
+]
+
+
+def page_html(index: int, count: int, sections: int, rng: random.Random, kib: int) -> str:
+    per_section = count // sections
+    section = index // per_section
+    toc = [
+        f'<li class="toctree-l1"><a class="reference internal" href="/s{s}/index.html">'
+        f"Section {s}</a></li>"
+        for s in range(sections)
+    ]
+    toc += [
+        f'<li class="toctree-l2"><a href="/s{section}/p{n}.html">Page {n}</a></li>'
+        for n in range(section * per_section, min((section + 1) * per_section, count))
+    ]
+    nav = [
+        f'<a href="/s{max(index - 1, 0) // per_section}/p{max(index - 1, 0)}.html">prev</a>',
+        f'<a href="/s{min(index + 1, count - 1) // per_section}/p{min(index + 1, count - 1)}'
+        '.html">next</a>',
+        f'<a href="/s{section}/index.html">up</a>',
+        '<a href="/genindex.html">index</a>',
+    ]
+    body: list[str] = []
+    size = 0
+    while size < kib * 1024:
+        words = " ".join(rng.choice(_WORDS) for _ in range(80))
+        target = rng.randrange(count)
+        link = f'<a href="/s{target // per_section}/p{target}.html#id{rng.randrange(9)}">see</a>'
+        paragraph = f"<p>{words} {link}. <code>crawl.db</code> {words}</p>"
+        body.append(paragraph)
+        size += len(paragraph)
+    return (
+        "<!DOCTYPE html>\n<html><head><meta charset='utf-8'><title>Page "
+        f"{index}</title><link rel='stylesheet' href='/_static/pygments.css'>"
+        "<script src='/_static/doctools.js'></script></head><body>"
+        f"<div class='related'>{' '.join(nav)}</div><div class='sphinxsidebar'><ul>"
+        + "".join(toc)
+        + "</ul></div><div class='body'>"
+        + "\n".join(body)
+        + "</div></body></html>\n"
+    )
+
+
+def build(root: Path, count: int, kib: int, port: int) -> int:
+    rng = random.Random(530)
+    sections = max(count // 40, 1)
+    per_section = count // sections
+    count = sections * per_section
+    (root / "_static").mkdir(parents=True)
+    (root / "robots.txt").write_text("User-agent: *\nDisallow:\n", encoding="utf-8")
+    (root / "index.html").write_text(page_html(0, count, sections, rng, 4), encoding="utf-8")
+    (root / "genindex.html").write_text(page_html(1, count, sections, rng, 4), encoding="utf-8")
+    for section in range(sections):
+        folder = root / f"s{section}"
+        folder.mkdir()
+        (folder / "index.html").write_text(
+            page_html(section * per_section, count, sections, rng, 4), encoding="utf-8"
+        )
+    for index in range(count):
+        path = root / f"s{index // per_section}" / f"p{index}.html"
+        path.write_text(page_html(index, count, sections, rng, kib), encoding="utf-8")
+    host = {
+        "address": ADDRESS,
+        "root": str(root),
+        "robots_status": 200,
+        "redirects": {},
+        "headers": {},
+        "trap": None,
+    }
+    site = {"port": port, "hosts": [host]}
+    (root / "site.json").write_text(json.dumps(site), encoding="utf-8")
+    return count + sections + 2
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind((ADDRESS, 0))
+        return int(probe.getsockname()[1])
+
+
+def timed(command: list[str], root: Path, work: Path, name: str) -> tuple[float, int]:
+    with Nginx(root, work / f"nginx-{name}", log_name=f"{name}.log") as server:
+        started = time.monotonic()
+        subprocess.run(command, cwd=work, check=False, capture_output=True)
+        wall = time.monotonic() - started
+        pages = sum(
+            1
+            for line in server.log_path.read_text(encoding="utf-8").splitlines()
+            if ".html" in line and " 200 " in line
+        )
+    return wall, pages
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--pages", type=int, default=530)
+    parser.add_argument("--kib", type=int, default=52, help="body size of a page")
+    args = parser.parse_args()
+    work = Path(tempfile.mkdtemp(prefix="politecrawl-docsite-"))
+    work.chmod(0o755)  # nginx's unprivileged workers must read the site
+    try:
+        port = free_port()
+        total = build(work / "site", args.pages, args.kib, port)
+        seed = f"http://{ADDRESS}:{port}/index.html"
+        (work / "seeds.txt").write_text(seed + "\n", encoding="utf-8")
+        politecrawl = [
+            str(BIN / "politecrawl"), "run", "seeds.txt", "--db", "docs.db", "--delay", "0",
+            "--quiet", "--contact", "https://example.org/bench",
+        ]  # fmt: skip
+        wget = [
+            "wget", "--recursive", "--level=inf", "--execute", "robots=on", "--no-verbose",
+            "--directory-prefix", "wget-out", seed,
+        ]  # fmt: skip
+        pc_wall, pc_pages = timed(politecrawl, work / "site", work, "politecrawl")
+        wget_wall, wget_pages = timed(wget, work / "site", work, "wget")
+        size = sorted(p.stat().st_size for p in (work / "site").rglob("p*.html"))
+        print(
+            f"documentation site: {total} pages, median {size[len(size) // 2] / 1024:.0f} KiB, "
+            f"one host, delay 0"
+        )
+        print(f"{'':12} {'pages':>6} {'wall (s)':>9}")
+        print(f"{'politecrawl':12} {pc_pages:>6} {pc_wall:>9.2f}")
+        print(f"{'wget':12} {wget_pages:>6} {wget_wall:>9.2f}")
+        print(f"politecrawl / wget wall time: {pc_wall / wget_wall:.2f}x (target <= 2x)")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
