@@ -274,7 +274,7 @@ class Visitor:
             found = extract_links(
                 parsed, result.url, honour_rel_nofollow=self.config.honour_rel_nofollow
             )
-            links = [LinkOut(link.url, link.nofollow) for link in found]
+            links = [LinkOut(link.url, link.nofollow, canonical=True) for link in found]
         outcome = PageOutcome(
             status=result.status,
             final_url=result.location,

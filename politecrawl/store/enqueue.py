@@ -301,7 +301,7 @@ def sort_links(
     followable: dict[bytes, str] = {}
     for link in links:
         try:
-            canonical = canonicalize(link.url)
+            canonical = link.url if link.canonical else canonicalize(link.url)
         except InvalidURL:
             continue
         key = url_key(canonical)

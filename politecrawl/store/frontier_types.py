@@ -101,10 +101,13 @@ class HostPaceRecord:
 
 @dataclass(frozen=True, slots=True)
 class LinkOut:
-    """A link found on a page: its URL (any form) and whether it carried rel=nofollow."""
+    """A link found on a page: its URL (any form) and whether it carried rel=nofollow.
+    ``canonical``: the URL is already in canonical form (``links.extract_links`` makes it so),
+    so the frontier does not canonicalise it a second time."""
 
     url: str
     nofollow: bool = False
+    canonical: bool = False
 
 
 @dataclass(frozen=True, slots=True)

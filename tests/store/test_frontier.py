@@ -316,3 +316,13 @@ def test_c1_a_lease_names_the_url_that_led_to_it(frontier):
     found = claim(frontier, 2)
     assert found.url == "http://a.example/next"
     assert (found.referrer_id, found.referrer) == (seed.url_id, "http://a.example/")
+
+
+def test_c2_links_are_canonicalised_once_unless_the_crawl_already_did():
+    from politecrawl.store.enqueue import sort_links
+
+    raw = sort_links([LinkOut("http://A.example:80/a/./b")])
+    assert [new.url for new in raw.followable.values()] == ["http://a.example/a/b"]
+    # extract_links hands over canonical URLs, marked so: they go in as they are.
+    done_once = sort_links([LinkOut("http://a.example/a/b", canonical=True)])
+    assert list(done_once.followable) == list(raw.followable)
