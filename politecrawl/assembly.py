@@ -50,7 +50,7 @@ def fetcher_of(
     """The fetcher with the crawl's limits (C7) and anti-steering guard: ``seed_hosts`` names
     the hosts whose names may resolve to private addresses (asked at each connection). With
     ``warc_dir``, every answer is archived first (files named after ``run``)."""
-    options = fetcher_options(config, seed_hosts)
+    options = _fetcher_options(config, seed_hosts)
     if config.warc_dir:
         archive = WarcArchive(
             Path(config.warc_dir),
@@ -69,7 +69,9 @@ def fetcher_of(
     return Fetcher(**options)
 
 
-def fetcher_options(config: CrawlConfig, seed_hosts: Callable[[], Iterable[str]]) -> dict[str, Any]:
+def _fetcher_options(
+    config: CrawlConfig, seed_hosts: Callable[[], Iterable[str]]
+) -> dict[str, Any]:
     """The ``Fetcher`` keyword arguments for ``config``."""
     return {
         "user_agent": config.user_agent,

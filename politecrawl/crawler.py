@@ -30,7 +30,7 @@ from politecrawl.config import CrawlConfig
 from politecrawl.errors import PolitecrawlError, StoreError
 from politecrawl.fetch import Fetcher
 from politecrawl.politeness import HostQueue
-from politecrawl.processes import HelperProcesses, serve, shared_limits
+from politecrawl.processes import HelperProcesses, serve, share
 from politecrawl.results import CrawlSummary, Excluded, Page
 from politecrawl.scope import Scope
 from politecrawl.store import (
@@ -80,7 +80,7 @@ class Crawler:
         starts the others (``politecrawl.processes``) when the crawl runs."""
         self.config = config.validate()
         self.process_index = process_index
-        self._limits = shared_limits(self.config, process_index)  # this process's share
+        self._max_pages = share(self.config.max_pages, process_index, self.config.processes)
         self._helpers: HelperProcesses | None = None
         self._run_id = 0
         self.clock = clock or SystemClock()
@@ -297,7 +297,7 @@ class Crawler:
                 self.config, lambda: self._scope.seed_hosts, run=f"run{self._run_id:06d}"
             )
         return visitor_of(
-            self._limits,
+            self.config,
             database=self.database,
             frontier=self.frontier,
             fetcher=self._fetcher,
@@ -429,10 +429,10 @@ class Crawler:
         return True
 
     def _limit_reached(self, started: float) -> bool:
-        config = self._limits
+        config = self.config
         with self._lock:
             pages = self.summary.pages
-        if config.max_pages is not None and pages >= config.max_pages:
+        if self._max_pages is not None and pages >= self._max_pages:  # this process's share
             self._set_stop_reason("max_pages")
             return True
         if (

@@ -10,14 +10,14 @@ machines: through the database (SQLite: its lock file and ``BEGIN IMMEDIATE``; P
 
 ``max_pages`` is shared out (each process takes an equal share, so the total never exceeds it,
 though it may fall short); ``max_pages_per_host`` is refused with more than one process (each
-process counts a host's pages itself). Helpers report
-their counters twice a second, so the caller can show the whole crawl's progress; pages are
-yielded and callbacks called only in the process that fetched them (the database has them all).
+process counts a host's pages itself). Helpers report their counters twice a second, so the
+caller can show the whole crawl's progress; pages are yielded and callbacks called only in the
+process that fetched them (the database has them all).
 
-Stopping: leaving the ``with`` block on an error or Ctrl-C sends each helper SIGTERM, which a
-crawl treats as Ctrl-C (requests in flight finish and are recorded), then waits for them. Helpers
-run in their own process group, so a Ctrl-C at the terminal reaches them only through this
-process; one whose parent is gone (killed) stops on its own within half a second.
+Stopping: ``stop`` (on an error, Ctrl-C or a stop of this crawl) sends each helper SIGTERM,
+which a crawl treats as Ctrl-C (requests in flight finish and are recorded); ``join`` waits for
+them. Helpers run in their own process group, so a Ctrl-C at the terminal reaches them only
+through this process; one whose parent is gone (killed) stops on its own within half a second.
 """
 
 from __future__ import annotations
@@ -31,11 +31,8 @@ import signal
 import threading
 from collections.abc import Callable, Iterator
 from multiprocessing.process import BaseProcess
-from types import TracebackType
 from typing import Any, Protocol
 
-from politecrawl.config import CrawlConfig
-from politecrawl.errors import PolitecrawlError
 from politecrawl.results import CrawlSummary
 
 _REPORT_SECONDS = 0.5
@@ -62,12 +59,6 @@ def share(limit: int | None, index: int, count: int) -> int | None:
     return limit // count + (1 if index < limit % count else 0)
 
 
-def shared_limits(config: CrawlConfig, index: int) -> CrawlConfig:
-    """``config`` with process ``index``'s share of ``max_pages`` among ``config.processes``
-    (a process whose share is 0 ends at once)."""
-    return dataclasses.replace(config, max_pages=share(config.max_pages, index, config.processes))
-
-
 class Helper(Protocol):
     """What a helper process runs: a crawl that can be stopped and counts as it goes."""
 
@@ -82,7 +73,8 @@ class Helper(Protocol):
 class HelperProcesses:
     """``count - 1`` processes crawling beside this one, each running ``target(config, index,
     parent pid, reports)`` (a module-level function, for the spawn start method), which calls
-    ``serve``. A context manager: ``with`` starts them, and leaving it waits for them."""
+    ``serve``: ``start`` them once the seeds are queued, ``stop`` them early if need be, and
+    ``join`` them."""
 
     def __init__(self, target: Callable[..., None], config: object, count: int) -> None:
         context = multiprocessing.get_context("spawn")  # never fork a process with threads
@@ -100,27 +92,11 @@ class HelperProcesses:
             for index in range(1, count)
         ]
 
-    def __enter__(self) -> HelperProcesses:
-        self.start()
-        return self
-
     def start(self) -> None:
         """Start the helpers (once the seeds are queued: a helper that finds nothing to do
         ends at once)."""
         for process in self._processes:
             process.start()
-
-    def __exit__(
-        self,
-        kind: type[BaseException] | None,
-        error: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
-        if kind is not None:
-            self.stop()
-        failure = self.join()
-        if failure is not None and kind is None:
-            raise PolitecrawlError(failure)
 
     def stop(self) -> None:
         """Ask every helper to stop claiming work (its requests in flight finish)."""

@@ -21,7 +21,6 @@ digest, filename, offset, length) lets a replay tool find a capture; ``read_inde
 from __future__ import annotations
 
 import base64
-import contextlib
 import hashlib
 import io
 import json
@@ -314,7 +313,7 @@ def recover(directory: Path) -> list[Path]:
         final = stale.with_name(stale.name.removesuffix(_OPEN))
         with stale.open("r+b") as handle:
             handle.truncate(_whole_members_length(stale))
-        captures, _ = _scan(stale, final.name)
+        captures = _scan(stale, final.name)
         stale.replace(final)
         index = final.with_name(final.name.removesuffix(".warc.gz") + ".cdxj")
         index.write_text("".join(c.cdxj() + "\n" for c in captures), encoding="utf-8")
@@ -346,21 +345,17 @@ def read_index(directory: Path) -> list[Capture]:
     return captures
 
 
-def _scan(path: Path, filename: str) -> tuple[list[Capture], int]:
-    """The captures of a WARC file and where its last complete record ends."""
+def _scan(path: Path, filename: str) -> list[Capture]:
+    """The captures of a WARC file of whole records (``_whole_members_length`` cut it so)."""
     captures: list[Capture] = []
-    end = 0
     with path.open("rb") as stream:
         records = ArchiveIterator(stream)
-        # A half-written last record ends the reading; everything before it stays.
-        with contextlib.suppress(Exception):
-            for record in records:
-                record.content_stream().read()
-                offset, length = records.get_record_offset(), records.get_record_length()
-                end = offset + length
-                if record.rec_type in ("response", "revisit"):
-                    captures.append(_capture_of(record, filename, offset, length))
-    return captures, end
+        for record in records:
+            record.raw_stream.read()  # as stored: a coded body need not be decoded here
+            offset, length = records.get_record_offset(), records.get_record_length()
+            if record.rec_type in ("response", "revisit"):
+                captures.append(_capture_of(record, filename, offset, length))
+    return captures
 
 
 def _writer_is_alive(path: Path) -> bool:
