@@ -76,7 +76,7 @@ def warcio_check(directory: Path) -> subprocess.CompletedProcess:
     return subprocess.run(command, check=False, capture_output=True, text=True)
 
 
-def test_every_exchange_is_a_request_and_a_response_record_that_agree_with_the_server(
+def test_w1_every_exchange_is_a_request_and_a_response_record_that_agree_with_the_server(
     web, archived
 ):
     directory, _, served = archived
@@ -137,7 +137,7 @@ def test_every_exchange_is_a_request_and_a_response_record_that_agree_with_the_s
     assert first.record_id.encode() in member
 
 
-def test_c7_a_gzip_bomb_is_archived_as_far_as_it_was_read_and_marked_truncated(web, archived):
+def test_w1_c7_a_gzip_bomb_is_archived_as_far_as_it_was_read_and_marked_truncated(web, archived):
     directory, _, _ = archived
     bomb = web.url("main", "/big/bomb.html")
     (record, body) = next(
@@ -152,7 +152,7 @@ def test_c7_a_gzip_bomb_is_archived_as_far_as_it_was_read_and_marked_truncated(w
     assert len(inflated) >= 1 << 20  # the coded bytes as read: they inflate past the cap
 
 
-def test_e3_a_recrawl_writes_revisits_that_point_at_the_first_capture(web, archived, tmp_path):
+def test_w1_e3_a_recrawl_writes_revisits_that_point_at_the_first_capture(web, archived, tmp_path):
     shutil.copytree(archived[1], tmp_path, dirs_exist_ok=True)
     directory = tmp_path / "warc"
     originals = {
@@ -202,7 +202,7 @@ def test_e3_a_recrawl_writes_revisits_that_point_at_the_first_capture(web, archi
     assert check.returncode == 0, check.stdout + check.stderr
 
 
-def test_recover_cuts_a_half_written_record_and_indexes_what_remains(archived, tmp_path):
+def test_w2_recover_cuts_a_half_written_record_and_indexes_what_remains(archived, tmp_path):
     directory = archived[0]
     whole = next(directory.glob("*.warc.gz"))
     data = whole.read_bytes()
@@ -218,7 +218,7 @@ def test_recover_cuts_a_half_written_record_and_indexes_what_remains(archived, t
 
 
 @pytest.mark.timeout(300)
-def test_c5_killed_mid_crawl_every_done_page_has_its_records_and_every_file_reads(tmp_path):
+def test_w2_c5_killed_mid_crawl_every_done_page_has_its_records_and_every_file_reads(tmp_path):
     with serve(build_site(crawl_delay_seconds=0.05, slow_seconds=0.3)) as web:
         seeds = tmp_path / "seeds.txt"
         seeds.write_text("\n".join(web.seeds) + "\n")
