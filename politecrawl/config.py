@@ -18,6 +18,7 @@ from politecrawl.errors import UserInputError
 Semantics = Literal["strict", "draft", "rfc9309"]
 SEMANTICS_CHOICES: tuple[Semantics, ...] = ("strict", "draft", "rfc9309")
 ScopeMode = Literal["seeds", "domain", "any"]
+SitemapLastmod = Literal["revalidate", "skip"]
 DAY_SECONDS = 86_400.0
 
 
@@ -122,6 +123,23 @@ class CrawlConfig:
     unauthorized_means_allowed: bool = False
     """Read 401/403 as RFC 9309 does (no restrictions) instead of the draft (all disallowed, O5)."""
 
+    # --- sitemaps ---------------------------------------------------------------------------
+    sitemaps: bool = True
+    """Read the sitemaps of in-scope origins and queue the URLs they list (S1, S2)."""
+    sitemap_guess: bool = True
+    """Try <origin>/sitemap.xml when robots.txt names no sitemap (S1)."""
+    max_sitemaps_per_origin: int = 50
+    """Sitemap lines of a robots.txt read, in file order (S1)."""
+    max_sitemap_nesting: int = 2
+    """Sitemap indexes followed below a sitemap named by robots.txt (S2)."""
+    max_sitemap_entries: int = 50_000
+    """URLs read from one sitemap file (sitemaps.org's limit, S2)."""
+    max_sitemap_bytes: int = 50 * 1024 * 1024
+    """Bytes of one sitemap file read after decompression (sitemaps.org's limit, S2)."""
+    sitemap_lastmod: SitemapLastmod = "revalidate"
+    """In a recrawl pass, a URL whose sitemap lastmod is older than its last fetch: revalidate
+    (a conditional request, as any URL) or skip (no request; the last result stands, S3)."""
+
     # --- storage ----------------------------------------------------------------------------
     synchronous_full: bool = False
     """SQLite: fsync every commit, so that not even a power cut loses one (slower)."""
@@ -182,11 +200,14 @@ class CrawlConfig:
             "max_path_segments",
             "max_repeated_segment",
             "max_query_bytes",
+            "max_sitemaps_per_origin",
+            "max_sitemap_entries",
+            "max_sitemap_bytes",
         )
         for name in positive_counts:
             if getattr(self, name) < 1:
                 _fail(name, f"must be at least 1, not {getattr(self, name)!r}")
-        for name in ("max_retries", "max_redirects", "robots_max_redirects"):
+        for name in ("max_retries", "max_redirects", "robots_max_redirects", "max_sitemap_nesting"):
             if getattr(self, name) < 0:
                 _fail(name, f"must be 0 or more, not {getattr(self, name)!r}")
         for name in ("max_pages", "max_depth", "max_pages_per_host"):
@@ -208,6 +229,8 @@ class CrawlConfig:
                 _fail("resolve", f"{pair!r} is not HOST:ADDRESS (e.g. staging.example:10.0.0.5)")
         if self.semantics not in SEMANTICS_CHOICES:
             _fail("semantics", f"must be strict, draft or rfc9309, not {self.semantics!r}")
+        if self.sitemap_lastmod not in ("revalidate", "skip"):
+            _fail("sitemap_lastmod", f"must be revalidate or skip, not {self.sitemap_lastmod!r}")
         if self.scope not in ("seeds", "domain", "any"):
             _fail("scope", f"must be seeds, domain or any, not {self.scope!r}")
         return self

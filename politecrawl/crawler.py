@@ -399,6 +399,12 @@ class Crawler:
         if result.robots_fetched:
             with self._lock:
                 self.summary.robots_fetches += 1
+        if result.sitemap_skipped:
+            with self._lock:
+                self.summary.sitemap_skips += 1
+        if result.completion is not None and result.completion.lease.kind == "sitemap":
+            with self._lock:
+                self.summary.sitemaps += 1
         if result.excluded is not None:
             events.put(result.excluded)
         if result.page is not None:

@@ -13,7 +13,8 @@ one sentence (``about``) what it demonstrates:
 - ``shop``: robots.txt with a ``*`` record and a ``politecrawl`` record (``Crawl-delay: 0.2``,
   and ``Disallow: /news/`` before ``Allow: /news/public/``, which the 1996 draft and RFC 9309
   read differently); META noindex and nofollow, a rel="nofollow" link, a 404 linked from two
-  pages, a 500, a 301 -> 302 redirect chain and a page that answers after a second.
+  pages, a 500, a 301 -> 302 redirect chain and a page that answers after a second; a sitemap
+  (named by robots.txt) listing an orphan page and a page that does not exist.
 - ``blog``: no robots.txt (404: no restrictions); META tags for politecrawl and for another robot.
 - ``private``: robots.txt answers 403: the whole origin is disallowed.
 - ``files``: an empty ``Disallow:``; X-Robots-Tag on a PDF and on an HTML page.
@@ -90,9 +91,13 @@ NOT_FOUND: Final = DemoPage("Not found", "Nothing here (404).", status=404)
 
 
 def render(page: DemoPage, origins: dict[str, str]) -> bytes:
-    """The bytes sent for ``page``; ``{name}`` in hrefs becomes that origin's base URL."""
+    """The bytes sent for ``page``; ``{name}`` in hrefs and bodies becomes that origin's base
+    URL."""
     if page.body is not None:
-        return page.body
+        body = page.body
+        for name, base in origins.items():
+            body = body.replace(b"{" + name.encode() + b"}", base.encode())
+        return body
     metas = "".join(f'<meta name="{escape(n)}" content="{escape(c)}">' for n, c in page.meta)
     items = []
     for link in page.links:

@@ -1,17 +1,19 @@
 """One parse of a page: what the crawl needs from HTML, and nothing else [T1, T3, T6, T7, P4, B1].
 
 Owns ``is_html`` (is this response a page whose links we read?), ``parse_html`` (bytes to a
-``ParsedPage``: the title, the first ``<base href>``, every named ``<meta>``, and the raw links of
-``<a>``, ``<area>``, ``<frame>`` and ``<iframe>`` in document order) and the values ``ParsedPage``
+``ParsedPage``: the title, the first ``<base href>``, every named ``<meta>``, the raw links of
+``<a>``, ``<area>``, ``<frame>`` and ``<iframe>`` in document order, and the first
+``<link rel="canonical">``) and the values ``ParsedPage``
 and ``RawLink``. ``directives`` reads the metas (T1-T3); ``links`` resolves the links (T6, T7).
 
 Pure (L1): lxml's HTML parser, in memory. The body is decoded once here (``_encoding``: as
-browsers find it), then lxml builds the tree and only the seven tags above are visited. lxml
+browsers find it), then lxml builds the tree and only the eight tags above are visited. lxml
 alone is about ten times faster than BeautifulSoup over lxml even with a ``SoupStrainer`` (12 ms
 a page on a 52 KB documentation page): for a crawl of one site, the parse is most of a page's
 cost. Users who want a soup of a page build one from ``Page.body`` when they ask for it.
-``<link>`` elements are not read: ``rel="alternate"`` feeds and translations are not pages a
-site maintainer expects a robot to crawl (see ``links``). Never raises on any bytes (B1, STYLE
+Of ``<link>`` elements only ``rel="canonical"`` is read (for the sitemap audit, S4), never
+followed: ``rel="alternate"`` feeds and translations are not pages a site maintainer expects a
+robot to crawl (see ``links``). Never raises on any bytes (B1, STYLE
 9): HTML that cannot be parsed at all is an empty page.
 """
 
@@ -33,7 +35,7 @@ _CHARSET = re.compile(r"""charset\s*=\s*["']?([^"';,\s]+)""", re.IGNORECASE)
 _WINDOWS_1252_ALIASES = frozenset({"iso-8859-1", "iso8859-1", "latin1", "latin-1", "us-ascii"})
 _BYTE_ORDER_MARKS = (codecs.BOM_UTF8, codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)
 _LINK_ATTRIBUTE = {"a": "href", "area": "href", "frame": "src", "iframe": "src"}
-_TAG_NAMES = (*_LINK_ATTRIBUTE, "base", "meta", "title")
+_TAG_NAMES = (*_LINK_ATTRIBUTE, "base", "link", "meta", "title")
 # The body reaches lxml as UTF-8 whatever it was sent in, so lxml never guesses (nor follows a
 # <meta charset> that the Content-Type overrules).
 _PARSER = lxml.html.HTMLParser(encoding="utf-8", remove_comments=True, remove_pis=True)
@@ -57,6 +59,7 @@ class ParsedPage:
     base_href: str | None  # the first <base href>, stripped; resolved by ``links`` (T7)
     robots_metas: tuple[tuple[str, str], ...]  # (name lower-cased, content) of every named meta
     links: tuple[RawLink, ...]
+    canonical_href: str | None = None  # the first <link rel="canonical" href>, stripped (S4)
 
 
 _EMPTY_PAGE = ParsedPage(title=None, base_href=None, robots_metas=(), links=())
@@ -94,6 +97,7 @@ def parse_html(body: bytes, *, content_type: str | None = None) -> ParsedPage | 
     base_href: str | None = None
     metas: list[tuple[str, str]] = []
     links: list[RawLink] = []
+    canonical_href: str | None = None
     for element in root.iter(_TAG_NAMES):
         name = element.tag
         if name in _LINK_ATTRIBUTE:
@@ -112,7 +116,11 @@ def parse_html(body: bytes, *, content_type: str | None = None) -> ParsedPage | 
         elif name == "title" and not seen_title:
             seen_title = True
             title = " ".join(element.text_content().split()) or None
-    return ParsedPage(title, base_href, tuple(metas), tuple(links))
+        elif name == "link" and canonical_href is None:
+            href = element.get("href")
+            if href is not None and "canonical" in (element.get("rel") or "").lower().split():
+                canonical_href = href.strip()
+    return ParsedPage(title, base_href, tuple(metas), tuple(links), canonical_href)
 
 
 def _looks_like_html(head: bytes) -> bool:

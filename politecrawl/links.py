@@ -64,6 +64,18 @@ def extract_links(
     return list(found.values())
 
 
+def canonical_link(page: ParsedPage, final_url: str) -> str | None:
+    """The page's ``<link rel="canonical">``, absolute and canonical (S4); None when it names
+    none or names no URL we could fetch."""
+    if page.canonical_href is None:
+        return None
+    base = _base_url(page.base_href, final_url)
+    try:
+        return canonicalize(page.canonical_href, base)
+    except InvalidURL:
+        return None
+
+
 def _base_url(base_href: str | None, final_url: str) -> str | None:
     """The URL links resolve against (T7); ``None`` when it has a scheme we never fetch."""
     if base_href is None:

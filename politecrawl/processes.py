@@ -48,6 +48,8 @@ _RUN_COUNTERS = (
     "excluded_by_robots",
     "out_of_scope",
     "robots_fetches",
+    "sitemaps",
+    "sitemap_skips",
 )
 
 

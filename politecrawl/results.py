@@ -91,6 +91,10 @@ class CrawlSummary:
     excluded_by_robots: int = 0
     out_of_scope: int = 0
     robots_fetches: int = 0
+    sitemaps: int = 0
+    """Sitemaps fetched this run (S1; not pages, not in ``pages``)."""
+    sitemap_skips: int = 0
+    """Pages a recrawl did not request because their sitemap says they are unchanged (S3)."""
     deferred: int = 0
     """URLs left deferred at the end (unreachable robots.txt, Retry-After, Crawl-delay cap)."""
     queued: int = 0

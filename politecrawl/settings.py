@@ -7,8 +7,9 @@ or "stored configuration"). Pure apart from reading the one file it is given.
 - **File** (TOML, ``config/politecrawl.toml`` documents every setting): a setting is named by its
   ``CrawlConfig`` field name, at top level or in its table (``GROUPS``): ``[crawl]`` who crawls,
   ``[politeness]`` how gently (P1-P3), ``[scope]`` what and how much (C1, C3), ``[fetching]`` page
-  requests (C4, C7, T6), ``[robots]`` robots.txt (M6, O5-O8, E2, E4), ``[storage]`` the crawl
-  database and its leases (C5). A setting in another table is an error, to catch a misreading.
+  requests (C4, C7, T6), ``[robots]`` robots.txt (M6, O5-O8, E2, E4), ``[sitemaps]`` discovery
+  and limits (S1-S3), ``[storage]`` the crawl database and its leases (C5), ``[archive]`` WARC.
+  A setting in another table is an error, to catch a misreading.
 - **Environment**: ``POLITECRAWL_<SETTING>`` upper-case; lists are comma-separated
   (``POLITECRAWL_INCLUDE=/a,/b``; a pattern holding a comma belongs in the file). Variables in
   ``ENV_RESERVED`` or starting ``POLITECRAWL_TEST_`` are not settings; any other is checked.
@@ -60,6 +61,8 @@ GROUPS: dict[str, tuple[str, ...]] = {
                "robots_min_lifetime_seconds", "robots_max_lifetime_seconds",
                "robots_denied_lifetime_seconds", "robots_retry_seconds", "robots_max_attempts",
                "unauthorized_means_allowed"),
+    "sitemaps": ("sitemaps", "sitemap_guess", "max_sitemaps_per_origin", "max_sitemap_nesting",
+                 "max_sitemap_entries", "max_sitemap_bytes", "sitemap_lastmod"),
     "storage": ("database", "synchronous_full", "lease_seconds"),
     "archive": ("warc_dir", "warc_max_file_bytes"),
 }

@@ -13,6 +13,7 @@ at once.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import threading
 from dataclasses import dataclass, field
@@ -25,7 +26,7 @@ from politecrawl.errors import FetchError
 from politecrawl.fetch import Fetcher, FetchResult
 from politecrawl.gate import Gate, GateVerdict
 from politecrawl.html import parse_html
-from politecrawl.links import extract_links
+from politecrawl.links import canonical_link, extract_links
 from politecrawl.politeness import (
     Failure,
     HostPace,
@@ -35,7 +36,15 @@ from politecrawl.politeness import (
     url_retry_at,
 )
 from politecrawl.results import Excluded, Page
+from politecrawl.robots.outcome import RobotsOutcome
 from politecrawl.scope import Scope, check_scope, is_steering_target
+from politecrawl.sitemaps import (
+    SitemapLimits,
+    SitemapSeed,
+    parse_sitemap,
+    read_listing,
+    robots_sitemaps,
+)
 from politecrawl.store import (
     Completion,
     Frontier,
@@ -57,6 +66,8 @@ class VisitResult:
     excluded: Excluded | None = None
     completion: Completion | None = None
     robots_fetched: bool = False
+    sitemap_skipped: bool = False
+    """S3: not fetched, its sitemap says it has not changed since the last fetch."""
 
 
 @dataclass(slots=True)
@@ -85,6 +96,31 @@ def _record(pace: HostPace, response_seconds: float | None, robots_delay: float)
         retry_after_until=pace.retry_after_until,
         wait_reason=pace.wait_reason,
         crawl_delay_seconds=robots_delay or None,
+    )
+
+
+def _outcome(
+    result: FetchResult,
+    error: str | None,
+    *,
+    noindex: bool,
+    nofollow: bool,
+    canonical_url: str | None = None,
+) -> PageOutcome:
+    """What the frontier records of a response."""
+    return PageOutcome(
+        status=result.status,
+        final_url=result.location,
+        content_type=result.content_type,
+        etag=result.etag,
+        last_modified=result.last_modified,
+        content_hash=hashlib.sha256(result.body).hexdigest() if result.status < 300 else None,
+        noindex=noindex,
+        nofollow=nofollow,
+        canonical_url=canonical_url,
+        elapsed_seconds=result.elapsed_seconds,
+        size_bytes=len(result.body),
+        error=error,
     )
 
 
@@ -117,6 +153,9 @@ class Visitor:
             retry_seconds=config.retry_backoff_seconds,
         )
         self._pages = _HostPages()
+        self.sitemap_limits = SitemapLimits(
+            max_entries=config.max_sitemap_entries, max_bytes=config.max_sitemap_bytes
+        )
 
     def visit(self, lease: Lease) -> VisitResult:
         """Decide, fetch and describe one URL; everything but a page is recorded here."""
@@ -151,13 +190,31 @@ class Visitor:
             return self._defer(
                 lease, None, "crawl-delay-above-cap", {"crawl_delay": robots_delay, "cap": cap}
             )
-        if not self._pages.take(lease.host, self.config.max_pages_per_host):
+        if lease.kind == "page" and not self._pages.take(
+            lease.host, self.config.max_pages_per_host
+        ):
             detail = {"rule": f"more than {self.config.max_pages_per_host} pages on this host"}
             self.frontier.exclude(
                 lease, state="out_of_scope", reason="scope", detail=detail, now=now
             )
             return VisitResult(excluded=Excluded(lease.url, "out_of_scope", "scope", detail))
+        if self._unchanged_per_sitemap(lease):
+            self.frontier.keep_unchanged(lease, reason="sitemap-unchanged")
+            return VisitResult(sitemap_skipped=True)
         return self._fetch_page(lease, robots_delay)
+
+    def _unchanged_per_sitemap(self, lease: Lease) -> bool:
+        """S3: in a recrawl pass, with ``sitemap_lastmod = "skip"``, a page fetched fine since
+        the last change its sitemap reports is not fetched again."""
+        return (
+            self.config.sitemap_lastmod == "skip"
+            and lease.kind == "page"
+            and lease.sitemap_lastmod is not None
+            and lease.fetched_at is not None
+            and lease.status is not None
+            and 200 <= lease.status < 300
+            and lease.sitemap_lastmod < lease.fetched_at
+        )
 
     # --- robots.txt -----------------------------------------------------------------------------
 
@@ -181,8 +238,22 @@ class Visitor:
             )
         else:
             # The robots.txt request used this slot; the URL waits for the host's next one.
-            self.frontier.release(lease, now=finished, next_fetch_at=next_at)
+            sitemaps = self._sitemaps_of(lease.origin, outcome)
+            self.frontier.release(lease, now=finished, next_fetch_at=next_at, sitemaps=sitemaps)
         return VisitResult(robots_fetched=True)
+
+    def _sitemaps_of(self, origin: str, outcome: RobotsOutcome) -> list[SitemapSeed]:
+        """S1: the sitemaps of an origin whose robots.txt was just read (its Sitemap lines,
+        else /sitemap.xml), when the origin may be crawled at all."""
+        if not self.config.sitemaps or outcome.kind not in ("parsed", "allow_all"):
+            return []  # the whole origin disallowed (401/403): nothing to read
+        policy = self.gate.policy(origin)
+        return robots_sitemaps(
+            origin,
+            policy.sitemaps if policy is not None else (),
+            guess=self.config.sitemap_guess,
+            limit=self.config.max_sitemaps_per_origin,
+        )
 
     def _exclude_by_robots(self, lease: Lease, gate: GateVerdict, now: datetime) -> VisitResult:
         detail: dict[str, object] = {
@@ -214,7 +285,10 @@ class Visitor:
         started = self.clock.now()
         try:
             result = self.fetcher.fetch(
-                lease.url, etag=lease.etag, last_modified=lease.last_modified
+                lease.url,
+                etag=lease.etag,
+                last_modified=lease.last_modified,
+                max_bytes=self.config.max_sitemap_bytes if lease.kind == "sitemap" else None,
             )
         except FetchError as error:
             # A time-out or a refused connection is the server's trouble, and no response time.
@@ -246,6 +320,8 @@ class Visitor:
             response_seconds=result.elapsed_seconds,
             error_streak_before=lease.host_error_streak,
         )
+        if lease.kind == "sitemap":
+            return self._sitemap(lease, result, pace, robots_delay)
         return self._page(lease, result, finished, pace, robots_delay)
 
     def _page(
@@ -256,13 +332,7 @@ class Visitor:
         pace: HostPace,
         robots_delay: float,
     ) -> VisitResult:
-        redirect_to = None
-        error = None
-        if 300 <= result.status < 400 and result.location:
-            if lease.redirect_hops >= self.config.max_redirects:
-                error = f"more than {self.config.max_redirects} redirects (C4)"
-            else:
-                redirect_to = result.location
+        redirect_to, error = self._redirect(lease, result)
         parsed = (
             parse_html(result.body, content_type=result.content_type)
             if result.status < 300
@@ -275,18 +345,12 @@ class Visitor:
                 parsed, result.url, honour_rel_nofollow=self.config.honour_rel_nofollow
             )
             links = [LinkOut(link.url, link.nofollow, canonical=True) for link in found]
-        outcome = PageOutcome(
-            status=result.status,
-            final_url=result.location,
-            content_type=result.content_type,
-            etag=result.etag,
-            last_modified=result.last_modified,
-            content_hash=hashlib.sha256(result.body).hexdigest() if result.status < 300 else None,
+        outcome = _outcome(
+            result,
+            error,
             noindex=not directives.index,
             nofollow=not directives.follow,
-            elapsed_seconds=result.elapsed_seconds,
-            size_bytes=len(result.body),
-            error=error,
+            canonical_url=canonical_link(parsed, result.url) if parsed is not None else None,
         )
         page = Page(
             url=lease.url,
@@ -319,6 +383,50 @@ class Visitor:
             redirect_to=redirect_to,
         )
         return VisitResult(page=page, completion=completion)
+
+    def _redirect(self, lease: Lease, result: FetchResult) -> tuple[str | None, str | None]:
+        """``(target to queue, error)`` of a redirect: a hop beyond ``max_redirects`` is an
+        error instead (C4)."""
+        if not (300 <= result.status < 400 and result.location):
+            return None, None
+        if lease.redirect_hops >= self.config.max_redirects:
+            return None, f"more than {self.config.max_redirects} redirects (C4)"
+        return result.location, None
+
+    def _sitemap(
+        self, lease: Lease, result: FetchResult, pace: HostPace, robots_delay: float
+    ) -> VisitResult:
+        """S2: a sitemap is read, not parsed as a page: what it lists is queued with it (a
+        listing, not links), and nothing of it is a page for consumers or counters."""
+        seed = self.frontier.sitemap_of(lease) or SitemapSeed(lease.url, "robots", lease.origin)
+        redirect_to, error = self._redirect(lease, result)
+        reading = None
+        if 200 <= result.status < 300:
+            parsed = parse_sitemap(
+                result.body, content_type=result.content_type, limits=self.sitemap_limits
+            )
+            reading = read_listing(parsed, seed, max_nesting=self.config.max_sitemap_nesting)
+            if result.truncated:
+                reading = dataclasses.replace(
+                    reading,
+                    truncated=True,
+                    problems=(
+                        *reading.problems,
+                        f"cut off at {self.config.max_sitemap_bytes} bytes as fetched (C7)",
+                    ),
+                )
+        outcome = _outcome(result, error, noindex=False, nofollow=False)
+        completion = Completion(
+            lease=lease,
+            outcome=outcome,
+            next_fetch_at=pace.next_start,
+            host_delay_seconds=pace.delay_seconds,
+            host_pace=_record(pace, result.elapsed_seconds, robots_delay),
+            redirect_to=redirect_to,
+            sitemap=reading,
+            redirect_sitemap=seed if redirect_to is not None else None,
+        )
+        return VisitResult(completion=completion)
 
     def _archive_decision(
         self,

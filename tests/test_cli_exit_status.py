@@ -98,7 +98,8 @@ def test_running_a_finished_crawl_again_says_so_and_points_to_recrawl(tmp_path, 
     again = run(tmp_path, base)
     assert len(requested) == count  # nothing fetched twice
     assert again.returncode == 0  # this run found nothing broken: it did nothing
-    assert "was already finished (3 URLs fetched, 0 failed)" in again.stderr
+    # the seed, its broken link and the guessed /sitemap.xml (S1, a 404: no sitemap, no error)
+    assert "was already finished (4 URLs fetched, 0 failed)" in again.stderr
     assert "politecrawl recrawl --db crawl.db" in again.stderr
 
 

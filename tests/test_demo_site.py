@@ -80,7 +80,8 @@ def test_every_page_has_a_title_a_sentence_and_resolved_links(site):
             status, _, body = get(site.bases[name] + path)
             assert status == page.status, (name, path)
             if page.body is not None:
-                assert body == page.body
+                assert body == demo_site.render(page, site.bases)
+                assert not [n for n in site.bases if f"{{{n}}}".encode() in body], (name, path)
                 continue
             text = body.decode("utf-8")
             assert page.title, (name, path)
@@ -225,8 +226,11 @@ def test_a_crawl_of_the_demo_finds_what_its_pages_promise(tmp_path):
         summary = crawler.summary
         shop, private = site.bases["shop"], site.bases["private"]
         gaps = site.politeness()
-    assert (summary.pages, summary.indexable, summary.noindex, summary.nofollow) == (23, 16, 3, 3)
-    assert (summary.errors, summary.redirects, summary.robots_fetches) == (2, 2, 4)
+    # S1: the shop's sitemap adds an orphan page (matcha) and a listed page that is gone
+    # (kettle); the blog's and the files' /sitemap.xml answer 404 and are sitemaps, not pages.
+    assert (summary.pages, summary.indexable, summary.noindex, summary.nofollow) == (25, 17, 3, 3)
+    assert (summary.errors, summary.redirects, summary.robots_fetches) == (3, 2, 4)
+    assert summary.sitemaps == 3
     assert {e.url for e in excluded if e.reason == "robots"} == {
         f"{private}/",
         f"{shop}/news/",

@@ -455,6 +455,7 @@ def test_json_is_stable_with_iso_times(report):
         "state": "done",
         "error": None,
         "referrers": [{"url": f"{A}/", "nofollow": False}, {"url": f"{A}/about", "nofollow": True}],
+        "listed_in": [],
     }
     assert data["deferred_urls"][0]["until"] == "2026-01-02T00:00:00+00:00"
     assert data["redirect_chains"][0]["loop"] is True

@@ -1,12 +1,14 @@
 """The end-to-end test web itself: its servers, log, ground truth and auditors (tests/site/).
 
 The site is checked with plain ``requests`` (no crawler code): every robots.txt outcome answers
-as described, conditional requests, redirects, traps, slow, huge and gzip pages, the log. The
-truth is spot-checked rule by rule, and the auditors run on synthetic logs and on a real one.
+as described, conditional requests, redirects, traps, slow, huge and gzip pages, sitemaps, the
+log. The truth is spot-checked rule by rule (its sitemap reader too), and the auditors run on
+synthetic logs and on a real one.
 """
 
 from __future__ import annotations
 
+import gzip
 import sys
 import threading
 import time
@@ -23,8 +25,10 @@ import requests
 from tests.site import Page, Request, TrapGuard, Truth, audit, build_site, fixtures, serve
 from tests.site.build_main import CHAIN_REDIRECTS, META_CASES
 from tests.site.canonical import host_of, origin_of, path_of
+from tests.site.model import redirect
 from tests.site.pages import read_html
 from tests.site.robots_rules import parse_robots as oracle_parse
+from tests.site.sitemap_reader import lastmod_seconds, read_sitemap
 
 from politecrawl.robots import parse_robots as engine_parse
 
@@ -68,8 +72,12 @@ def test_truth_lists_are_disjoint_and_every_fetch_is_described(web):
     truth = web.truth()
     assert not truth.must & set(truth.never)
     assert not truth.may & (truth.must | set(truth.never))
-    assert all(web.site.page_at(url) is not None for url in truth.must)
+    undescribed = {url for url in truth.must if web.site.page_at(url) is None}
+    assert undescribed  # S1: each guessed /sitemap.xml the site has not got: a 404
+    assert all(url.endswith("/sitemap.xml") for url in undescribed)
+    assert all(truth.sitemaps[url].status == 404 for url in undescribed)
     assert truth.indexable | truth.noindex <= truth.must
+    assert not truth.indexable & set(truth.sitemaps)  # S2: a sitemap is never a page
 
 
 # --- robots.txt outcomes (O3-O8) -----------------------------------------------------------------
@@ -279,9 +287,10 @@ def test_log_is_complete_under_concurrency(web):
 
 
 def short(web, urls) -> set[str]:
-    """``main/about.html`` for ``http://127.0.0.2:PORT/about.html``."""
+    """``main/about.html`` for ``http://127.0.0.2:PORT/about.html`` (other origins as they are:
+    docs.python.org's robots.txt names its real sitemap, never fetched, C1)."""
     names = {base: key for key, base in web.bases.items()}
-    return {names[origin_of(url)] + path_of(url) for url in urls}
+    return {names.get(origin_of(url), origin_of(url)) + path_of(url) for url in urls}
 
 
 def test_truth_robots_rules_on_main_m1_m2_m4(web):
@@ -317,7 +326,7 @@ def test_truth_directives_t1_to_t6(web):
     for name in META_CASES:
         target = f"main/meta/t/after-{name}.html"
         assert target in (must if name in followed else never), name
-    assert noindex == {
+    assert {url for url in noindex if url.startswith("main/")} == {
         f"main/meta/{n}.html"
         for n in (
             "noindex",
@@ -419,6 +428,283 @@ def test_truth_scope_agents_and_delays_c1_a2_a3_p2(web):
     assert truth.delays(1.0)[web.host("main")] == 1.0
     assert truth.delays(0.0)[web.host("main")] == 0.2
     assert web.truth(rel_nofollow=False).must >= {web.url("main", "/hidden/deeper.html")}
+
+
+# --- sitemaps (S1-S4): the servers, the oracle's reader, the truth -------------------------------
+
+
+def test_s1_s2_the_sitemap_origins_answer_as_described(web):
+    robots = get(web.url("sitemaps", "/robots.txt")).text
+    assert f"Sitemap: {web.url('sitemaps', '/sitemap_index.xml')}\n" in robots
+    assert f"Sitemap: {web.url('sitemaps', '/sitemap-news.xml')}\n" in robots
+    assert "Disallow: /private/" in robots
+    index = get(web.url("sitemaps", "/sitemap_index.xml"))
+    assert index.headers["Content-Type"] == "application/xml"
+    assert f"<loc>{web.url('sitemaps', '/sitemaps/pages.xml.gz')}</loc>" in index.text
+    zipped = get(web.url("sitemaps", "/sitemaps/pages.xml.gz"), stream=True)
+    raw = zipped.raw.read(decode_content=False)
+    assert zipped.headers["Content-Type"] == "application/gzip"
+    assert "Content-Encoding" not in zipped.headers  # S2: gzip as a file, not as a transfer
+    assert raw[:2] == b"\x1f\x8b"
+    assert f"<loc>{web.url('sitemaps', '/orphan.html')}</loc>" in gzip.decompress(raw).decode()
+    more = get(web.url("sitemaps", "/sitemaps/more.txt"))
+    assert more.headers["Content-Type"].startswith("text/plain")
+    assert web.url("sitemap-guess", "/listed-elsewhere.html") in more.text.splitlines()
+    news = get(web.url("sitemaps", "/sitemap-news.xml")).text
+    assert "/catalog?kind=news&amp;page=2\n" in news
+    assert "<image:loc>" in news
+    old = get(web.url("sitemaps", "/old.html"))
+    assert (old.status_code, old.headers["Location"]) == (301, "/new.html")
+    assert get(web.url("sitemaps", "/gone.html")).status_code == 404
+    copy = read_html(get(web.url("sitemaps", "/canonical-elsewhere.html")).content)
+    assert copy.canonical_href == web.url("sitemaps", "/a.html")
+    assert get(web.url("sitemap-guess", "/robots.txt")).status_code == 404
+    guessed = get(web.url("sitemap-guess", "/sitemap.xml")).text
+    assert f"<loc>{web.url('sitemap-guess', '/orphan.html')}</loc>" in guessed
+    elsewhere = get(web.url("sitemap-outside", "/robots.txt")).text
+    assert f"Sitemap: {web.url('outside', '/sitemap.xml')}" in elsewhere
+    assert get(web.url("friend", "/sitemap.xml")).status_code == 404  # S1: guessed, absent
+
+
+def test_s2_the_gzip_bomb_sitemap_is_small_and_inflates_past_50_mib(web):
+    robots = get(web.url("sitemap-bomb", "/robots.txt")).text
+    url = web.url("sitemap-bomb", "/sitemaps/bomb.xml.gz")
+    assert f"Sitemap: {url}" in robots
+    answer = get(url, stream=True)
+    raw = answer.raw.read(decode_content=False)
+    assert answer.headers["Content-Type"] == "application/gzip"
+    assert len(raw) < 100 * 1024
+    inflater, inflated, tail, data = zlib.decompressobj(16 + zlib.MAX_WBITS), 0, b"", raw
+    while data:  # a piece at a time: never 56 MiB at once
+        piece = inflater.decompress(data, MiB)
+        data, inflated, tail = inflater.unconsumed_tail, inflated + len(piece), piece[-200:]
+    assert inflater.eof
+    assert inflated > 50 * MiB
+    assert web.url("sitemap-bomb", "/after-the-cut.html").encode() in tail
+
+
+NS = 'xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"'
+
+
+def named(web, url: str) -> str:
+    """``short`` for one URL."""
+    return next(iter(short(web, [url])))
+
+
+def test_s2_the_oracle_reads_urlsets_indexes_gzip_and_text():
+    urlset = (
+        f'\ufeff<?xml version="1.0"?>\n<urlset {NS} xmlns:i="http://i.test/1">\n'
+        "<url><loc>\n  http://a.test/x?a=1&amp;b=2\n</loc><lastmod>2024-05-01</lastmod>"
+        "<i:image><i:loc>http://a.test/pic</i:loc></i:image></url>\n"
+        "<url><loc><![CDATA[http://a.test/y]]></loc></url>\n</urlset>\n"
+    ).encode()
+    found = read_sitemap(urlset)
+    assert found.format == "urlset"
+    assert [(e.loc, e.lastmod, e.line) for e in found.entries] == [
+        ("http://a.test/x?a=1&b=2", "2024-05-01", 3),
+        ("http://a.test/y", None, 6),
+    ]
+    assert not found.problems
+    assert not found.truncated
+    assert read_sitemap(gzip.compress(urlset)) == found  # a gzip file
+    assert read_sitemap(gzip.compress(urlset), content_encoding="gzip") == found
+    index = f"<sitemapindex {NS}><sitemap><loc>http://a.test/s.xml</loc></sitemap></sitemapindex>"
+    assert read_sitemap(index.encode()).format == "index"
+    assert [e.loc for e in read_sitemap(index.encode()).entries] == ["http://a.test/s.xml"]
+    text = read_sitemap(b"http://a.test/1\n\n  http://a.test/2  \r\n")
+    assert (text.format, [e.loc for e in text.entries]) == (
+        "text",
+        ["http://a.test/1", "http://a.test/2"],
+    )
+    bad = read_sitemap(f"<urlset {NS}>\n<url><loc>http://a.test/1</loc></url>\n<url><loc>".encode())
+    assert [e.loc for e in bad.entries] == ["http://a.test/1"]
+    assert len(bad.problems) == 1
+    assert bad.problems[0].startswith("line 3:")
+    assert read_sitemap(b"<rss><channel/></rss>").format == "unknown"
+    many = "".join(f"<url><loc>http://a.test/{n}</loc></url>" for n in range(5))
+    capped = read_sitemap(f"<urlset {NS}>{many}</urlset>".encode(), max_entries=3)
+    assert (len(capped.entries), capped.truncated) == (3, True)
+    late = f"<urlset {NS}>" + " " * 5000 + "<url><loc>http://a.test/late</loc></url></urlset>"
+    cut = read_sitemap(gzip.compress(late.encode()), max_bytes=4096)
+    assert (cut.entries, cut.truncated, cut.beyond) == ((), True, ("http://a.test/late",))
+
+
+def test_s3_the_oracle_reads_w3c_lastmod():
+    assert lastmod_seconds("2024-01-01") == 1_704_067_200
+    assert lastmod_seconds("2024-01-01T01:00:00+01:00") == 1_704_067_200
+    assert lastmod_seconds("2024-01-01T00:00Z") == 1_704_067_200
+    assert lastmod_seconds("2024-01-01T00:00:00.5Z") == 1_704_067_200
+    assert lastmod_seconds("2024") == lastmod_seconds("2024-01") == 1_704_067_200
+    for malformed in ("last Tuesday", "2024-02-30", "2024-13-01", "01/02/2024", ""):
+        assert lastmod_seconds(malformed) is None, malformed
+
+
+def test_s1_the_truth_fetches_named_and_guessed_sitemaps(web):
+    truth = web.truth()
+    sources = {
+        named(web, url): (s.source, s.nesting, s.status, s.format)
+        for url, s in truth.sitemaps.items()
+    }
+    assert sources["sitemaps/sitemap_index.xml"] == ("robots", 0, 200, "index")
+    assert sources["sitemaps/sitemap-news.xml"] == ("robots", 0, 200, "urlset")
+    assert sources["sitemaps/sitemaps/pages.xml.gz"] == ("index", 1, 200, "urlset")
+    assert sources["sitemaps/sitemaps/more.txt"] == ("index", 1, 200, "text")
+    assert sources["sitemap-guess/sitemap.xml"] == ("guess", 0, 200, "urlset")
+    assert sources["main/sitemap.xml"] == ("robots", 0, 200, "urlset")
+    assert sources["robots-longest/sitemap.xml"] == ("robots", 0, 404, None)  # named, absent
+    assert sources["friend/sitemap.xml"] == ("guess", 0, 404, None)
+    assert sources["robots-404/sitemap.xml"] == ("guess", 0, 404, None)  # O4: allow-all
+    assert sources["robots-redirect-cross/sitemap.xml"][0] == "guess"  # O7: its robots.txt
+    assert set(truth.sitemaps) <= truth.must
+    never = truth.never
+    assert never[web.url("outside", "/sitemap.xml")].startswith("C1")  # named by another
+    assert never["https://docs.python.org/sitemap.xml"].startswith("C1")
+    assert never[web.url("robots-disallow-all", "/sitemap.xml")].startswith("M7")
+    for key in ("robots-401", "robots-403", "robots-503", "robots-redirect-loop", "outside"):
+        assert web.url(key, "/sitemap.xml") not in truth.must, key  # O5/O6/C1: none queued
+    vouching = {named(web, s.for_origin + "/") for s in truth.sitemaps.values()}
+    assert not vouching & {"robots-401/", "robots-503/", "robots-disallow-all/", "outside/"}
+    unguessed = web.truth(sitemap_guess=False)
+    assert web.url("friend", "/sitemap.xml") not in unguessed.must | set(unguessed.never)
+    assert web.url("sitemaps", "/sitemap_index.xml") in unguessed.must
+    alone = web.truth(seeds=[web.url("sitemap-guess")])
+    assert web.url("sitemap-guess", "/orphan.html") in alone.must
+    assert web.url("main", "/sitemap.xml") not in alone.must  # main is out of scope
+
+
+def test_s2_the_truth_reads_sitemaps_and_crawls_what_they_list(web):
+    truth = web.truth()
+    must, never = short(web, truth.must), truth.never
+    assert {
+        "sitemaps/orphan.html",  # listed only
+        "sitemaps/orphan-child.html",  # then crawled like any page
+        "sitemaps/gone.html",
+        "sitemap-guess/orphan.html",
+        "sitemap-bomb/sitemaps/bomb.xml.gz",
+    } <= must
+    assert never[web.url("sitemap-guess", "/listed-elsewhere.html")].startswith("S2")
+    assert never[web.url("sitemap-bomb", "/after-the-cut.html")].startswith("S2")
+    assert never[web.url("sitemaps", "/images/photo.html")].startswith("unreached")  # image:loc
+    assert never[web.url("sitemaps", "/private/listed.html")].startswith("M7")
+    bomb = truth.sitemaps[web.url("sitemap-bomb", "/sitemaps/bomb.xml.gz")]
+    assert (bomb.listed, bomb.truncated) == ((), True)
+    assert bomb.url not in truth.repeatable  # fetched once
+    more = truth.sitemaps[web.url("sitemaps", "/sitemaps/more.txt")]
+    assert more.other_origins == (web.url("sitemap-guess", "/listed-elsewhere.html"),)
+    assert short(web, truth.listed) >= {
+        "sitemaps/",
+        "sitemaps/catalog?kind=news&page=2",  # &amp; unescaped, whitespace stripped
+        "sitemaps/private/listed.html",
+        "main/about.html",
+    }
+    assert not short(web, truth.listed) & {
+        "sitemaps/images/photo.html",
+        "sitemaps/sitemaps/more.txt",
+    }
+    shallow = web.truth(max_sitemap_nesting=0)  # the index's children are not read
+    assert shallow.sitemaps[web.url("sitemaps", "/sitemap_index.xml")].children_ignored
+    assert web.url("sitemaps", "/sitemaps/pages.xml.gz") in shallow.never
+    assert web.url("sitemaps", "/orphan.html") in shallow.never
+    assert web.url("main", "/about.html") not in web.truth(max_depth=0).must  # depth 0 + 1
+    few = web.truth(max_sitemap_entries=1)
+    assert few.sitemaps[web.url("sitemap-guess", "/sitemap.xml")].listed == (
+        web.url("sitemap-guess"),
+    )
+    assert web.url("sitemap-guess", "/orphan.html") in few.never
+
+
+def test_s2_a_failing_sitemap_is_retried_and_a_redirected_one_followed(web):
+    guessed = web.url("sitemap-guess", "/sitemap.xml")
+    body = web.site.page_at(guessed).body
+    web.set_page("sitemap-guess", "/sitemap.xml", Page(b"busy", status=503))
+    truth = web.truth()
+    assert guessed in truth.repeatable & truth.must
+    assert truth.sitemaps_failed[guessed] == "status 503"
+    assert web.url("sitemap-guess", "/orphan.html") in truth.never
+    web.set_page("sitemap-guess", "/sitemap.xml", redirect(301, "/maps/all.xml"))
+    web.set_page("sitemap-guess", "/maps/all.xml", Page(body, content_type="application/xml"))
+    moved = web.truth()
+    target = moved.sitemaps[web.url("sitemap-guess", "/maps/all.xml")]
+    assert (target.source, target.nesting, target.for_origin) == (
+        "guess",
+        0,
+        web.base("sitemap-guess"),
+    )
+    assert guessed not in moved.sitemaps_failed
+    assert web.url("sitemap-guess", "/orphan.html") in moved.must
+
+
+def test_s4_the_truth_audits_the_sitemaps(web):
+    truth = web.truth()
+
+    def on_sitemaps(urls) -> set[str]:
+        return {
+            url.removeprefix("sitemaps") for url in short(web, urls) if url.startswith("sitemaps/")
+        }
+
+    assert on_sitemaps(truth.orphans) == {"/orphan.html", "/private/listed.html", "/gone.html"}
+    assert short(web, truth.orphans) - {f"sitemaps{p}" for p in on_sitemaps(truth.orphans)} == {
+        "sitemap-guess/orphan.html"
+    }
+    assert on_sitemaps(truth.listed_broken) == {"/gone.html"}
+    assert on_sitemaps(truth.listed_redirected) == {"/old.html"}
+    assert on_sitemaps(truth.listed_noindex) == {"/noindex.html"}
+    assert on_sitemaps(truth.listed_disallowed) == {"/private/listed.html"}
+    assert truth.listed_out_of_scope == frozenset()
+    assert truth.listed_not_canonical == {
+        web.url("sitemaps", "/canonical-elsewhere.html"): web.url("sitemaps", "/a.html")
+    }
+    assert on_sitemaps(truth.missing_from_sitemaps) == {"/unlisted.html", "/orphan-child.html"}
+    assert web.url("main", "/team/people.html") in truth.missing_from_sitemaps
+    assert not short(web, truth.missing_from_sitemaps) & {"friend/", "robots-404/p/1.html"}
+    assert short(web, truth.lastmod_future) == {"sitemaps/a.html"}
+    assert short(web, truth.lastmod_malformed) == {"sitemaps/b.html"}
+    failed = {named(web, url): why for url, why in truth.sitemaps_failed.items()}
+    assert failed["friend/sitemap.xml"] == "status 404"
+    assert failed["sitemap-bomb/sitemaps/bomb.xml.gz"].endswith("nothing listed")
+    assert not {"sitemaps/sitemap_index.xml", "main/sitemap.xml"} & set(failed)
+    listed = truth.listed
+    assert truth.orphans | truth.listed_broken | truth.listed_redirected <= listed
+    assert (
+        truth.listed_noindex | truth.listed_disallowed | set(truth.listed_not_canonical) <= listed
+    )
+    assert listed <= truth.must | set(truth.never)
+    assert truth.listed_disallowed <= set(truth.never)
+    assert truth.missing_from_sitemaps <= truth.indexable - listed
+
+
+def test_s1_without_sitemaps_the_truth_is_the_old_one(web):
+    on, off = web.truth(), web.truth(sitemaps=False)
+    assert off.sitemaps == {}
+    assert (off.listed, off.orphans, off.missing_from_sitemaps) == (frozenset(),) * 3
+    assert off.sitemaps_failed == {}
+    assert short(web, off.may) >= {  # F6: named by robots.txt, fetched or not
+        "main/sitemap.xml",
+        "robots-longest/sitemap.xml",
+        "sitemaps/sitemap_index.xml",
+        "sitemaps/sitemap-news.xml",
+        "sitemap-bomb/sitemaps/bomb.xml.gz",
+    }
+    assert not any(url.endswith("/sitemap.xml") for url in off.must)  # nothing guessed
+    only_listed = {
+        "sitemaps/orphan.html",
+        "sitemaps/orphan-child.html",
+        "sitemaps/gone.html",
+        "sitemap-guess/orphan.html",
+    }
+    assert short(web, on.must - off.must) == short(web, on.sitemaps) | only_listed
+    assert off.must <= on.must
+    assert off.indexable <= on.indexable
+    assert (off.robots_chains, off.outcomes, off.crawl_delays) == (
+        on.robots_chains,
+        on.outcomes,
+        on.crawl_delays,
+    )
+    assert all(
+        why.startswith("unreached")
+        for url, why in off.never.items()
+        if url in on.must or on.never.get(url, why) != why
+    )
 
 
 # --- the auditors, on synthetic logs -------------------------------------------------------------

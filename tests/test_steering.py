@@ -201,7 +201,13 @@ def crawl_three_servers(
 def test_c1_c4_a_public_page_cannot_steer_the_crawl_into_private_addresses(tmp_path: Path):
     """None of the private servers ever sees a request: not by a link, a name or a redirect."""
     public, admin, internal, report, why = crawl_three_servers(tmp_path, {})
-    assert {path for _, path in public.requests} == {"/robots.txt", "/", "/go", "/to"}
+    assert {path for _, path in public.requests} == {
+        "/robots.txt",
+        "/sitemap.xml",
+        "/",
+        "/go",
+        "/to",
+    }
     assert admin.requests == []
     assert internal.requests == []
     assert "link from a public origin" in report
@@ -216,7 +222,13 @@ def test_c1_c4_trusted_networks_let_the_crawl_into_that_network_only(tmp_path: P
     private address stays refused at connect time."""
     env = {"POLITECRAWL_TRUSTED_NETWORKS": "127.0.0.22/32"}
     public, admin, internal, report, why = crawl_three_servers(tmp_path, env)
-    assert {path for _, path in public.requests} == {"/robots.txt", "/", "/go", "/to"}
+    assert {path for _, path in public.requests} == {
+        "/robots.txt",
+        "/sitemap.xml",
+        "/",
+        "/go",
+        "/to",
+    }
     assert {path for _, path in admin.requests} >= {"/admin", "/admin?via=redirect"}
     assert internal.requests == []
     assert "into 127.0.0.0/8" not in report

@@ -58,7 +58,8 @@ def demo_command(args: argparse.Namespace) -> int:
     print(render_text(report))
     print(
         f"{summary.pages} pages in {summary.duration_seconds:.1f} s; "
-        f"{summary.excluded_by_robots} URLs excluded by robots.txt, {summary.noindex} noindex."
+        f"{summary.excluded_by_robots} URLs excluded by robots.txt, {summary.noindex} noindex; "
+        f"{summary.sitemaps} sitemaps read."
     )
     print(
         f"The crawl is in {database}: try `politecrawl report --db {database} --format "

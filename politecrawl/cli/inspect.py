@@ -157,7 +157,8 @@ def _write(text: str, out: str | None) -> int:
 
 
 def why_command(args: argparse.Namespace) -> int:
-    """The history of one URL in the crawl: how it was found and each decision about it."""
+    """The history of one URL in the crawl: how it was found and each decision about it; the
+    sitemaps listing it, or, for a sitemap, what reading it found (S4)."""
     from politecrawl.report import render_history  # noqa: PLC0415 (only this command needs it)
     from politecrawl.store.reading import url_history  # noqa: PLC0415
 
@@ -168,7 +169,10 @@ def why_command(args: argparse.Namespace) -> int:
     finally:
         database.close()
     if history is None:
-        print(f"{args.url}: not in this crawl (never linked from a crawled page, nor a seed)")
+        print(
+            f"{args.url}: not in this crawl (never linked from a crawled page, listed by a "
+            "sitemap, or given as a seed)"
+        )
         return 1
     sys.stdout.write(render_history(history, agent=agent))
     return 0

@@ -27,6 +27,8 @@ FLAG_FIELDS = {
     "max_pages_per_host": "max_pages_per_host",
     "max_duration": "max_duration_seconds",
     "timeout": "response_timeout_seconds",
+    "sitemaps": "sitemaps",
+    "sitemap_lastmod": "sitemap_lastmod",
 }
 _DEFAULTS = CrawlConfig()
 
@@ -104,6 +106,20 @@ def add_crawl_options(parser: argparse.ArgumentParser, *, with_scope: bool = Tru
         action="append",
         metavar="HOST:ADDRESS",
         help="answer HOST with ADDRESS instead of DNS (repeatable), as curl --resolve",
+    )
+    option(
+        "--no-sitemaps",
+        dest="sitemaps",
+        action="store_false",
+        default=None,
+        help="do not read the sites' sitemaps (default: read them, robots.txt's Sitemap lines "
+        "or /sitemap.xml, and audit them in the report)",
+    )
+    option(
+        "--sitemap-lastmod",
+        choices=("revalidate", "skip"),
+        help="in a recrawl, a page whose sitemap lastmod is older than its last fetch: "
+        f"revalidate it, or skip it (default: {_DEFAULTS.sitemap_lastmod})",
     )
     option("--output", type=Path, metavar="FILE", help="append fetched URLs as JSON lines")
     option("--warc", metavar="DIR", help="write every request and response to WARC files in DIR")

@@ -230,6 +230,13 @@ def print_summary(summary: CrawlSummary, out: TextIO) -> None:
         f"({summary.stopped_because}).",
         file=out,
     )
+    if summary.sitemaps or summary.sitemap_skips:
+        spared = (
+            f"; {summary.sitemap_skips} requests spared by their sitemap lastmod"
+            if summary.sitemap_skips
+            else ""
+        )
+        print(f"{summary.sitemaps} sitemaps read{spared}.", file=out)
 
 
 def _open_output(path: Path | None) -> TextIO | None:

@@ -6,17 +6,18 @@ with every page linking to them, redirect chains followed hop by hop (loops and 
 than the crawl follows marked, C4), URLs excluded by robots.txt with the deciding line, URLs
 out of scope or caught by a trap guard (C1, C3), noindex and nofollow pages (T5), deferred
 origins and URLs with why and until when (O6), slow pages, each origin's robots.txt outcome
-(O3-O8), and the crawled URLs on which the draft and RFC 9309 semantics disagree (M6).
+(O3-O8), the crawled URLs on which the draft and RFC 9309 semantics disagree (M6), and the
+sitemap audit (S4, built by ``politecrawl.report.sitemaps``). Sitemaps appear in the audit
+only, never among the pages.
 Render it with ``politecrawl.report.text`` (``render_text``, ``render_csv``, ``render_json``)
 or ``politecrawl.report.html.render_html``. ``render_history`` tells one URL's story for
-``politecrawl why``.
+``politecrawl why``: for a page, the sitemaps that list it; for a sitemap, what reading it
+found.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
+from politecrawl.report.exclusions import as_text, robots_exclusion
 from politecrawl.report.model import (
     BrokenLink,
     ChainStep,
@@ -27,15 +28,16 @@ from politecrawl.report.model import (
     RedirectChain,
     Referrer,
     Report,
-    RobotsExclusion,
     RobotsOutcomeRow,
     ScopeExclusion,
     SlowPage,
 )
+from politecrawl.report.sitemaps import build_sitemap_audit, sitemap_outcome
 from politecrawl.report.tables import describe, number, printable, when, without_spec_ids
 from politecrawl.robots import Verdict, parse_robots
-from politecrawl.store import Database, reading
-from politecrawl.store.reading_types import OriginRobots, UrlHistory, UrlRow
+from politecrawl.store import Database, reading, sitemap_reading
+from politecrawl.store.reading_types import OriginRobots, SitemapRow, UrlHistory, UrlRow
+from politecrawl.store.reading_types import SitemapListing as StoredListing
 from politecrawl.urls import InvalidURL, canonicalize
 
 __all__ = ["build_report", "redirect_chains", "render_history"]
@@ -59,21 +61,12 @@ def build_report(
         database=database.target,
         slow_seconds=slow_seconds,
         totals=reading.state_counts(database),
-        broken_links=tuple(
-            BrokenLink(
-                item.row.url,
-                item.row.status,
-                item.row.state,
-                item.row.error,
-                tuple(Referrer(ref.url, ref.nofollow) for ref in item.referrers),
-            )
-            for item in reading.broken_urls(database)
-        ),
+        broken_links=_broken_links(database),
         redirect_chains=redirect_chains(database, max_redirects=max_redirects),
-        robots_excluded=tuple(map(_robots_exclusion, reading.robots_exclusions(database))),
+        robots_excluded=tuple(map(robots_exclusion, reading.robots_exclusions(database))),
         out_of_scope=tuple(
             ScopeExclusion(
-                row.url, row.reason or "scope", _text(row.detail.get("rule")), row.discovered_from
+                row.url, row.reason or "scope", as_text(row.detail.get("rule")), row.discovered_from
             )
             for row in reading.out_of_scope(database)
         ),
@@ -98,36 +91,24 @@ def build_report(
         ),
         robots_outcomes=outcomes,
         disagreements=disagreements,
+        sitemaps=build_sitemap_audit(database),
     )
 
 
-def _text(value: Any) -> str:
-    return "" if value is None else str(value)
-
-
-def _int(value: Any) -> int | None:
-    return value if isinstance(value, int) and not isinstance(value, bool) else None
-
-
-def _semantics(detail: Mapping[str, Any]) -> str:
-    """How the exclusion was read: ``strict: rfc9309`` names the reading that forbade (M7)."""
-    semantics = _text(detail.get("semantics")) or "draft"
-    forbidden_by = detail.get("forbidden_by")
-    if semantics == "strict" and isinstance(forbidden_by, list) and forbidden_by:
-        return f"strict: {' + '.join(map(str, forbidden_by))}"
-    return semantics
-
-
-def _robots_exclusion(row: UrlRow) -> RobotsExclusion:
-    detail = row.detail
-    return RobotsExclusion(
-        url=row.url,
-        origin=_text(detail.get("origin")) or row.origin,
-        semantics=_semantics(detail),
-        line=_int(detail.get("line")),
-        text=None if detail.get("text") is None else str(detail["text"]),
-        why=_text(detail.get("why")),
-        robots_status=_int(detail.get("robots_status")),
+def _broken_links(database: Database) -> tuple[BrokenLink, ...]:
+    """Broken URLs with every page linking to them, and the sitemaps listing them."""
+    broken = reading.broken_urls(database)
+    listed = sitemap_reading.listings(database, (item.row.id for item in broken))
+    return tuple(
+        BrokenLink(
+            item.row.url,
+            item.row.status,
+            item.row.state,
+            item.row.error,
+            tuple(Referrer(ref.url, ref.nofollow) for ref in item.referrers),
+            tuple(listing.sitemap for listing in listed.get(item.row.id, ())),
+        )
+        for item in broken
     )
 
 
@@ -227,9 +208,13 @@ def _deciding(verdict: Verdict) -> tuple[int | None, str]:
 def render_history(history: UrlHistory, *, agent: str | None = None) -> str:
     """One URL's story for ``politecrawl why``: its state and the reason as recorded, who
     links to it, its origin's robots.txt, and (with ``agent``) what that robots.txt says of it
-    now in both semantics."""
+    now in both semantics; the sitemaps listing it, each with the entry's line and lastmod; for
+    a sitemap, that it is one and what reading it found (S4)."""
     row = history.row
-    facts: list[tuple[str, str]] = [
+    facts: list[tuple[str, str]] = []
+    if history.sitemap is not None:
+        facts += _sitemap_facts(history.sitemap)
+    facts += [
         ("state", row.state + (f" ({row.reason})" if row.reason else "")),
         ("detail", without_spec_ids(describe(row.detail))),
         ("status", number(row.status)),
@@ -240,7 +225,8 @@ def render_history(history: UrlHistory, *, agent: str | None = None) -> str:
         ("next attempt", when(row.next_attempt_at, "next run" if row.state == "deferred" else "")),
         ("noindex/nofollow", _flags(row)),
         ("depth", str(row.depth)),
-        ("found on", row.discovered_from or "(a seed)"),
+        ("found on", "" if history.sitemap else row.discovered_from or "(a seed)"),
+        ("canonical", row.canonical_url or ""),
         ("discovered at", when(row.discovered_at)),
     ]
     origin = history.origin
@@ -263,7 +249,45 @@ def render_history(history: UrlHistory, *, agent: str | None = None) -> str:
         f"    {printable(ref.url)}" + (" (nofollow)" if ref.nofollow else "")
         for ref in history.referrers
     ] or ["    nobody"]
+    if history.listings:
+        out.append(f"  listed in sitemaps ({len(history.listings)}):")
+        out += [f"    {printable(_listed_at(item))}" for item in history.listings]
     return "\n".join(out) + "\n"
+
+
+def _sitemap_facts(item: SitemapRow) -> list[tuple[str, str]]:
+    """What ``why`` says first of a sitemap: that it is one, who named it, what reading found."""
+    outcome, reason = sitemap_outcome(item)
+    named = {"robots": "named by robots.txt", "guess": "guessed", "index": "listed by an index"}
+    kind = "sitemap (read for the URLs it lists, not a page)"
+    if item.source:
+        kind += f"; {named.get(item.source, item.source)}"
+    if item.source == "robots" and item.for_origin:
+        kind += f": {item.for_origin}/robots.txt"
+    elif item.source == "index" and item.row.discovered_from:
+        kind += f": {item.row.discovered_from}"
+    read = [outcome + (f": {reason}" if reason else "")]
+    if item.format is not None:
+        read.append(item.format)
+    if item.entries is not None:
+        read.append(f"{item.entries} entries")
+    if item.truncated:
+        read.append("truncated")
+    if item.other_origins:
+        read.append(f"{item.other_origins} entries of other origins ignored")
+    facts = [("kind", kind), ("sitemap", ", ".join(read))]
+    facts += [("problem", problem) for problem in item.problems]
+    return facts
+
+
+def _listed_at(item: StoredListing) -> str:
+    """A sitemap listing a URL: ``sitemap (line N, lastmod ...)``."""
+    where = [f"line {item.line}"] if item.line is not None else []
+    if item.lastmod is not None:
+        where.append(f"lastmod {when(item.lastmod)}")
+    elif item.lastmod_text is not None:
+        where.append(f"lastmod {item.lastmod_text!r} (malformed)")
+    return item.sitemap + (f" ({', '.join(where)})" if where else "")
 
 
 def _verdict_now(verdict: Verdict) -> str:

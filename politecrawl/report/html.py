@@ -17,6 +17,7 @@ from html import escape
 
 from politecrawl.report.assets import SCRIPT, STYLE
 from politecrawl.report.model import Report
+from politecrawl.report.sitemap_tables import sitemap_summary, sitemap_tables
 from politecrawl.report.tables import Cell, Line, Table, printable, summary, tables
 
 _LINKABLE = ("http://", "https://")
@@ -56,6 +57,11 @@ def _cell(cell: Cell) -> str:
 
 
 def _table(table: Table) -> str:
+    if not table.rows and table.empty:  # one line, no empty table (a crawl without sitemaps)
+        return (
+            f'<section id="{escape(table.key)}">\n<h2>{escape(table.title)}</h2>\n'
+            f'<p class="empty">{escape(printable(table.empty))}</p>\n</section>\n'
+        )
     count_class = "count nonzero" if table.rows and table.key not in _NEUTRAL else "count"
     head = (
         f'<section id="{escape(table.key)}">\n'
@@ -80,7 +86,7 @@ def _table(table: Table) -> str:
 
 
 # Sections that describe the crawl rather than problems: their counts are not alarming.
-_NEUTRAL = frozenset(("robots_outcomes", "redirect_chains", "directive_pages"))
+_NEUTRAL = frozenset(("robots_outcomes", "redirect_chains", "directive_pages", "sitemaps"))
 
 
 def _card(label: str, value: int, anchor: str | None = None) -> str:
@@ -110,10 +116,10 @@ def render_html(report: Report) -> str:
         f"<code>{escape(report.database)}</code> · slow means over "
         f"{report.slow_seconds:g} s"
     )
-    findings_first = tuple(sorted(summary(report), key=lambda group: group[0] != "Findings"))
-    return render_page(
-        f"politecrawl report: {report.database}", meta, findings_first, tables(report)
-    )
+    groups = (*summary(report), *sitemap_summary(report))
+    findings_first = tuple(sorted(groups, key=lambda group: group[0] != "Findings"))
+    sections = (*tables(report), *sitemap_tables(report))
+    return render_page(f"politecrawl report: {report.database}", meta, findings_first, sections)
 
 
 def render_page(title: str, meta_html: str, counts: Counts, sections: tuple[Table, ...]) -> str:

@@ -3,15 +3,18 @@
 ``politecrawl.report.build_report`` fills it from a crawl database; the renderers (text, CSV,
 JSON in ``report_text``, HTML in ``report_html``) only read it. Pure: no I/O, no clock.
 Times are aware UTC datetimes; every section is a tuple in a stable order (by URL, or as the
-section says), so two reports of one database are equal.
+section says), so two reports of one database are equal. The sitemap audit (S4) is its own
+set of values, in ``sitemap_model``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
+
+from politecrawl.report.sitemap_model import SitemapAudit
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,6 +34,8 @@ class BrokenLink:
     state: str
     error: str | None
     referrers: tuple[Referrer, ...]
+    listed_in: tuple[str, ...] = ()
+    """The sitemaps listing it (S4): how a URL no page links to came to be fetched."""
 
     @property
     def problem(self) -> str:
@@ -221,6 +226,8 @@ class Report:
     slow_pages: tuple[SlowPage, ...]
     robots_outcomes: tuple[RobotsOutcomeRow, ...]
     disagreements: tuple[Disagreement, ...]
+    sitemaps: SitemapAudit = field(default_factory=SitemapAudit)
+    """The sitemap audit (S4): not a section of ``SECTION_TITLES``, but sections of its own."""
 
     def section(self, key: str) -> tuple[Any, ...]:
         """The findings of the section called ``key`` (a key of ``SECTION_TITLES``)."""

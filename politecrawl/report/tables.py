@@ -60,6 +60,9 @@ class Table:
     rows: tuple[Row, ...]
     note: str = ""
     """A sentence shown under the title (what the section's findings add up to)."""
+    empty: str = ""
+    """What the section says, in one line and no table, when it has no rows ("" for the
+    renderer's "none"): the sitemap section of a crawl without sitemaps."""
 
 
 def printable(text: str) -> str:
@@ -109,8 +112,14 @@ def _broken(item: BrokenLink) -> Row:
         link(item.url),
         plain(number(item.status)),
         plain(item.problem),
-        referrers or plain("(no page links here: a seed or a redirect target)"),
+        referrers or plain(_unlinked(item)),
     )
+
+
+def _unlinked(item: BrokenLink) -> str:
+    if item.listed_in:
+        return "(no page links here: listed in " + ", ".join(item.listed_in) + ")"
+    return "(no page links here: a seed or a redirect target)"
 
 
 def _chain(chain: RedirectChain) -> Row:

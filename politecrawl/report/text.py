@@ -1,11 +1,12 @@
 """The report as text for a terminal, as CSV for a spreadsheet, and as JSON for programs.
 
 Text: a summary, then one headed section per kind of finding, columns aligned, "none" for an
-empty section. Control characters in the crawl's data (a robots.txt line, an error message)
-are shown escaped, so a hostile file cannot drive the terminal. CSV: one row per finding (a
-broken URL once per page linking to it) under one header, ``CSV_COLUMNS``; control characters
-escaped and would-be formulas quoted. JSON: the report's fields with sorted keys, times in ISO
-8601, tuples as lists. Pure.
+empty section; the sitemap audit's sections last (one line when the crawl has no sitemap).
+Control characters in the crawl's data (a robots.txt line, an error message) are shown
+escaped, so a hostile file cannot drive the terminal. CSV: one row per finding (a broken URL
+once per page linking to it, a listed URL once per sitemap listing it) under one header,
+``CSV_COLUMNS``; control characters escaped and would-be formulas quoted. JSON: the report's
+fields with sorted keys, times in ISO 8601, tuples as lists. Pure.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from datetime import datetime
 from typing import Any
 
 from politecrawl.report.model import Report
+from politecrawl.report.sitemap_tables import sitemap_csv_rows, sitemap_summary, sitemap_tables
 from politecrawl.report.tables import (
     Cell,
     Table,
@@ -42,6 +44,8 @@ def _lines(cell: Cell) -> list[str]:
 
 
 def _table_text(table: Table) -> list[str]:
+    if not table.rows and table.empty:
+        return [f"{table.title}: {printable(table.empty)}"]  # one line, no empty table
     out = [f"{table.title} ({len(table.rows)})"]
     if table.note:
         out.append(f"{_INDENT}{printable(table.note)}")
@@ -63,13 +67,13 @@ def _table_text(table: Table) -> list[str]:
 def render_text(report: Report) -> str:
     """The report for a person at a terminal."""
     out = [f"politecrawl report: {printable(report.database)} (agent {printable(report.agent)})"]
-    groups = summary(report)
+    groups = (*summary(report), *sitemap_summary(report))
     width = max(len(label) for _, counts in groups for label, _, _ in counts)
     digits = max(len(str(count)) for _, counts in groups for _, count, _ in counts)
     for heading, counts in groups:
         out += ["", heading]
         out += [f"{_INDENT}{label.ljust(width)}  {count:>{digits}}" for label, count, _ in counts]
-    for table in tables(report):
+    for table in (*tables(report), *sitemap_tables(report)):
         out += ["", *_table_text(table)]
     return "\n".join(out) + "\n"
 
@@ -80,6 +84,8 @@ def _csv_rows(report: Report) -> Iterator[Sequence[object]]:
         for ref in item.referrers or (None,):
             linking = "" if ref is None else ref.url
             note = "nofollow link" if ref is not None and ref.nofollow else ""
+            if ref is None and item.listed_in:
+                note = "listed in " + " ".join(item.listed_in)
             row = [number(item.status), item.problem, note, linking]
             yield ("broken_links", item.url, *row)
     for chain in report.redirect_chains:
@@ -120,6 +126,7 @@ def _csv_rows(report: Report) -> Iterator[Sequence[object]]:
             f"rfc9309: {_deciding(d.rfc9309_line, d.rfc9309_text)}"
         )
         yield ("disagreements", d.url, "", reason, detail, d.origin)
+    yield from sitemap_csv_rows(report)
 
 
 def _deciding(line: int | None, text: str) -> str:
@@ -157,8 +164,10 @@ def _jsonable(value: Any) -> Any:
 
 
 def render_json(report: Report) -> str:
-    """The whole report as JSON: stable (sorted) keys, ISO 8601 times, plus ``counts``."""
+    """The whole report as JSON: stable (sorted) keys, ISO 8601 times, plus ``counts`` (and
+    the sitemap audit's own, ``sitemaps.counts``)."""
     data = _jsonable(asdict(report))
     data["counts"] = report.counts
+    data["sitemaps"]["counts"] = report.sitemaps.counts
     data["total_urls"] = report.total_urls
     return json.dumps(data, sort_keys=True, indent=2, ensure_ascii=False) + "\n"

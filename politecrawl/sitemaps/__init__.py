@@ -1,8 +1,18 @@
 """Sitemaps: reading the files sites publish to list their URLs [S1-S4, F6].
 
-``parse_sitemap`` (pure) reads one file's bytes into entries within sitemaps.org's limits.
+``parse_sitemap`` (pure) reads one file's bytes into entries within sitemaps.org's limits;
+``robots_sitemaps`` names an origin's sitemaps and ``read_listing`` says what of a parsed file
+the crawl takes (``listing``, pure).
 """
 
+from politecrawl.sitemaps.listing import (
+    ListedUrl,
+    SitemapReading,
+    SitemapSeed,
+    SitemapSource,
+    read_listing,
+    robots_sitemaps,
+)
 from politecrawl.sitemaps.parse import (
     ParsedSitemap,
     SitemapEntry,
@@ -13,10 +23,16 @@ from politecrawl.sitemaps.parse import (
 )
 
 __all__ = [
+    "ListedUrl",
     "ParsedSitemap",
     "SitemapEntry",
     "SitemapLimits",
     "SitemapProblem",
+    "SitemapReading",
+    "SitemapSeed",
+    "SitemapSource",
     "parse_lastmod",
     "parse_sitemap",
+    "read_listing",
+    "robots_sitemaps",
 ]

@@ -73,6 +73,10 @@ class Claimer:
             modified,
             referrer_id,
             referrer,
+            kind,
+            status,
+            fetched_at,
+            sitemap_lastmod,
         ) = claimed
         return Lease(
             url_id=url_id,
@@ -91,6 +95,10 @@ class Claimer:
             host_error_streak=error_streak,
             referrer_id=referrer_id,
             referrer=referrer,
+            kind=kind,
+            status=status,
+            fetched_at=sql.moment(fetched_at),
+            sitemap_lastmod=sql.moment(sitemap_lastmod),
         )
 
     def _origin_name(self, connection: Connection, origin_id: int) -> str:

@@ -10,6 +10,7 @@ visible to the other threads only once the transaction that created or read it h
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -19,9 +20,10 @@ from typing import Any, Generic, NamedTuple, TypeVar, cast
 from sqlalchemy import Connection, Table, select
 from sqlalchemy.dialects import postgresql, sqlite
 
+from politecrawl.sitemaps import SitemapReading, SitemapSeed
 from politecrawl.store import statements as sql
 from politecrawl.store.frontier_types import AddResult, LinkOut
-from politecrawl.store.schema import QUEUED, Host, Origin
+from politecrawl.store.schema import PAGE, QUEUED, SITEMAP, Host, Origin
 from politecrawl.urls import InvalidURL, canonicalize, split_canonical, url_key
 
 _hosts = cast(Table, Host.__table__)
@@ -130,6 +132,7 @@ class Enqueuer:
         priority: int,
         discovered_from: int | None,
         redirect_hops: int = 0,
+        kind: str = PAGE,
     ) -> int:
         if not found:
             return 0
@@ -151,6 +154,7 @@ class Enqueuer:
                 "discovered_at": discovered_at,
                 "attempts": 0,
                 "redirect_hops": redirect_hops,
+                "kind": kind,
             }
             for key, new in found.items()  # in the page's order: ids are the URLs' age
         ]
@@ -226,19 +230,31 @@ class Enqueuer:
         *,
         hops: int,
         now: datetime,
+        sitemap: SitemapSeed | None = None,
     ) -> None:
         """Queue a redirect's target as a URL of its own (C4): same depth, one hop more, so it
-        is fetched in its own host's slot after its own robots check, like any other hop."""
+        is fetched in its own host's slot after its own robots check, like any other hop.
+        ``sitemap``: the target is that sitemap (a sitemap that redirects)."""
         found, _, _ = _canonical_urls([target])
-        self._insert_urls(
-            connection,
-            _split(found),
-            now=now,
-            depth=from_depth,
-            priority=0,
-            discovered_from=from_id,
-            redirect_hops=hops,
-        )
+        if sitemap is not None:
+            self.queue_sitemaps(
+                connection,
+                [dataclasses.replace(sitemap, url=url) for url in found.values()],
+                depth=from_depth,
+                discovered_from=from_id,
+                now=now,
+                redirect_hops=hops,
+            )
+        else:
+            self._insert_urls(
+                connection,
+                _split(found),
+                now=now,
+                depth=from_depth,
+                priority=0,
+                discovered_from=from_id,
+                redirect_hops=hops,
+            )
         self.record_links(
             connection, from_id, from_depth, sort_links([LinkOut(target)], record_only=True), now
         )
@@ -266,6 +282,94 @@ class Enqueuer:
                 {"from_id": from_id, "to_key": key, "link_nofollow": nofollow}
                 for key, nofollow in links.recorded.items()
             ],
+        )
+
+    def queue_sitemaps(
+        self,
+        connection: Connection,
+        seeds: Sequence[SitemapSeed],
+        *,
+        depth: int,
+        discovered_from: int | None,
+        now: datetime,
+        redirect_hops: int = 0,
+    ) -> None:
+        """Queue sitemaps to read (S1), each with why and for which origin (its ``sitemaps``
+        row); a URL already queued as a page is read as a sitemap instead."""
+        found = {url_key(seed.url): seed for seed in seeds}
+        if not found:
+            return
+        self._insert_urls(
+            connection,
+            _split({key: seed.url for key, seed in found.items()}),
+            now=now,
+            depth=depth,
+            priority=0,
+            discovered_from=discovered_from,
+            redirect_hops=redirect_hops,
+            kind=SITEMAP,
+        )
+        sql.make_sitemap.many(connection, [{"to_key": key} for key in found])
+        sql.insert_sitemap.many(
+            connection,
+            [
+                {
+                    "to_key": key,
+                    "source": seed.source,
+                    "for_origin": seed.for_origin,
+                    "nesting": seed.nesting,
+                }
+                for key, seed in found.items()
+            ],
+        )
+
+    def record_listing(
+        self,
+        connection: Connection,
+        sitemap_id: int,
+        sitemap_depth: int,
+        reading: SitemapReading,
+        now: datetime,
+    ) -> None:
+        """Queue what a sitemap lists one level deeper (S2): its pages, as URLs of their own
+        that scope, robots.txt and the trap guards judge when leased, with a listing row each
+        (not a link: a link is what a page says); an index's sitemaps, to be read in turn."""
+        listed = {url_key(page.url): page for page in reading.pages}
+        self._insert_urls(
+            connection,
+            _split({key: page.url for key, page in listed.items()}),
+            now=now,
+            depth=sitemap_depth + 1,
+            priority=0,
+            discovered_from=sitemap_id,
+        )
+        sql.insert_sitemap_entry.many(
+            connection,
+            [
+                {
+                    "sitemap_id": sitemap_id,
+                    "to_key": key,
+                    "entry_lastmod": None if page.lastmod is None else sql.epoch(page.lastmod),
+                    "entry_lastmod_text": page.lastmod_text,
+                    "entry_line": page.line,
+                }
+                for key, page in listed.items()
+            ],
+        )
+        sql.raise_sitemap_lastmod.many(
+            connection,
+            [
+                {"to_key": key, "entry_lastmod": sql.epoch(page.lastmod)}
+                for key, page in listed.items()
+                if page.lastmod is not None
+            ],
+        )
+        self.queue_sitemaps(
+            connection,
+            reading.sitemaps,
+            depth=sitemap_depth + 1,
+            discovered_from=sitemap_id,
+            now=now,
         )
 
 

@@ -26,6 +26,7 @@ from typing import Any, TypeVar, cast
 
 from sqlalchemy import Connection, Table, func, select
 
+from politecrawl.sitemaps import SitemapSeed
 from politecrawl.store import statements as sql
 from politecrawl.store.claims import Claimer, next_wait
 from politecrawl.store.database import Database
@@ -50,12 +51,16 @@ from politecrawl.store.outcomes import (
     defer_queued_of_origin,
     finish_lease,
     page_values,
+    record_reading,
+    sitemap_seed,
 )
 from politecrawl.store.passes import current_pass, start_pass
 from politecrawl.store.schema import (
     DEFERRED,
+    DONE,
     FAILED,
     LEASED,
+    PAGE,
     QUEUED,
     URL_STATES,
     Host,
@@ -243,9 +248,20 @@ class Frontier:
                 completion.redirect_to,
                 hops=lease.redirect_hops + 1,
                 now=now,
+                sitemap=completion.redirect_sitemap,
             )
         self._enqueuer.record_links(connection, lease.url_id, lease.depth, links, now)
+        if completion.sitemap is not None:
+            record_reading(connection, lease.url_id, completion.sitemap)
+            self._enqueuer.record_listing(
+                connection, lease.url_id, lease.depth, completion.sitemap, now
+            )
         return True
+
+    def sitemap_of(self, lease: Lease) -> SitemapSeed | None:
+        """The sitemap ``lease`` is, as it was queued (why, for which origin, how nested)."""
+        with self.database.engine.connect() as connection:
+            return sitemap_seed(connection, lease.url_id, lease.url)
 
     def fail(
         self,
@@ -307,11 +323,34 @@ class Frontier:
             lambda connection: finish_lease(connection, lease, values, next_fetch_at)
         )
 
-    def release(self, lease: Lease, *, now: datetime, next_fetch_at: datetime) -> bool:
-        """Give the URL back to the queue without counting an attempt (e.g. robots.txt first)."""
-        return self._write(
-            lambda connection: finish_lease(connection, lease, {"state": QUEUED}, next_fetch_at)
-        )
+    def release(
+        self,
+        lease: Lease,
+        *,
+        now: datetime,
+        next_fetch_at: datetime,
+        sitemaps: Sequence[SitemapSeed] = (),
+    ) -> bool:
+        """Give the URL back to the queue without counting an attempt (e.g. robots.txt first).
+        ``sitemaps``: the origin's sitemaps its robots.txt named, queued in the same
+        transaction (S1), so that a crash cannot keep the robots.txt and lose its sitemaps."""
+        seeds = list(sitemaps)
+
+        def release_in(connection: Connection) -> bool:
+            if not finish_lease(connection, lease, {"state": QUEUED}, next_fetch_at):
+                return False
+            self._enqueuer.queue_sitemaps(
+                connection, seeds, depth=0, discovered_from=lease.url_id, now=now
+            )
+            return True
+
+        return self._write(release_in)
+
+    def keep_unchanged(self, lease: Lease, *, reason: str) -> bool:
+        """The URL is not fetched in this pass and its last result stands (S3: its sitemap
+        says it has not changed since); the host gets back its slot."""
+        values = {"state": DONE, "reason": reason}
+        return self._write(lambda connection: finish_lease(connection, lease, values, None))
 
     def exclude(
         self,
@@ -380,7 +419,7 @@ class Frontier:
             rows = connection.execute(
                 select(_origins.c.origin)
                 .join(_urls, _urls.c.origin_id == _origins.c.id)
-                .where(_urls.c.depth == 0, _urls.c.redirect_hops == 0)
+                .where(_urls.c.depth == 0, _urls.c.redirect_hops == 0, _urls.c.kind == PAGE)
                 .distinct()
             )
             return sorted(row.origin for row in rows)
@@ -396,7 +435,9 @@ class Frontier:
         """The URLs added at depth 0 (the crawl's seeds), canonical."""
         with self.database.engine.connect() as connection:
             rows = connection.execute(
-                select(_urls.c.url).where(_urls.c.depth == 0, _urls.c.redirect_hops == 0)
+                select(_urls.c.url).where(
+                    _urls.c.depth == 0, _urls.c.redirect_hops == 0, _urls.c.kind == PAGE
+                )
             )
             return {row.url for row in rows}
 

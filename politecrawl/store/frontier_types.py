@@ -7,6 +7,8 @@ import socket
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from politecrawl.sitemaps import SitemapReading, SitemapSeed
+
 
 @dataclass(frozen=True, slots=True)
 class Lease:
@@ -33,6 +35,14 @@ class Lease:
     """The URL whose link or redirect led here (None for a seed)."""
     referrer: str | None = None
     """That URL itself: the anti-steering guard's question is where a URL came from."""
+    kind: str = "page"
+    """``page`` or ``sitemap``: how the body is read (S1)."""
+    status: int | None = None
+    """The status of the URL's last fetch (an earlier pass), if any."""
+    fetched_at: datetime | None = None
+    """When it was last fetched (an earlier pass), if ever."""
+    sitemap_lastmod: datetime | None = None
+    """The newest ``lastmod`` a sitemap gave for it (S3)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,6 +76,8 @@ class PageOutcome:
     content_hash: str | None = None
     noindex: bool | None = None
     nofollow: bool | None = None
+    canonical_url: str | None = None
+    """The page's rel=canonical (S4)."""
     elapsed_seconds: float | None = None
     size_bytes: int | None = None
     error: str | None = None
@@ -123,6 +135,10 @@ class Completion:
     links: tuple[LinkOut, ...] = ()
     follow_links: bool = True
     redirect_to: str | None = None
+    sitemap: SitemapReading | None = None
+    """For a sitemap: what reading it gave (its pages and sitemaps are queued, S2)."""
+    redirect_sitemap: SitemapSeed | None = None
+    """For a sitemap that redirects: its target, read as the same sitemap."""
 
 
 @dataclass(frozen=True, slots=True)

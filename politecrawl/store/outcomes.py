@@ -13,12 +13,14 @@ from typing import Any, cast
 
 from sqlalchemy import Connection, Table, select, update
 
+from politecrawl.sitemaps import SitemapReading, SitemapSeed
 from politecrawl.store import statements as sql
 from politecrawl.store.frontier_types import HostPaceRecord, Lease, PageOutcome
-from politecrawl.store.schema import DEFERRED, DONE, FAILED, QUEUED, Origin, Url
+from politecrawl.store.schema import DEFERRED, DONE, FAILED, QUEUED, Origin, Sitemap, Url
 
 _origins = cast(Table, Origin.__table__)
 _urls = cast(Table, Url.__table__)
+_sitemaps = cast(Table, Sitemap.__table__)
 _KEPT_WHEN_NOT_MODIFIED = (
     "final_url",
     "content_type",
@@ -27,6 +29,7 @@ _KEPT_WHEN_NOT_MODIFIED = (
     "content_hash",
     "noindex",
     "nofollow",
+    "canonical_url",
     "size_bytes",
 )
 
@@ -43,6 +46,7 @@ def page_values(lease: Lease, outcome: PageOutcome, now: datetime) -> dict[str, 
         "content_hash": outcome.content_hash,
         "noindex": outcome.noindex,
         "nofollow": outcome.nofollow,
+        "canonical_url": outcome.canonical_url,
         "elapsed_seconds": outcome.elapsed_seconds,
         "size_bytes": outcome.size_bytes,
         "error": outcome.error,
@@ -89,6 +93,33 @@ def finish_lease(
         host_values["next_at"] = sql.epoch(next_fetch_at)
         sql.free_host.rowcount(connection, host_values)
     return True
+
+
+def record_reading(connection: Connection, sitemap_id: int, reading: SitemapReading) -> None:
+    """What reading a sitemap found, on its ``sitemaps`` row (S2, S4)."""
+    connection.execute(
+        update(_sitemaps)
+        .where(_sitemaps.c.url_id == sitemap_id)
+        .values(
+            format=reading.format,
+            entries=reading.entries,
+            other_origins=reading.other_origins,
+            truncated=reading.truncated,
+            problems=as_json(list(reading.problems)) if reading.problems else None,
+        )
+    )
+
+
+def sitemap_seed(connection: Connection, url_id: int, url: str) -> SitemapSeed | None:
+    """The sitemap ``url`` (row ``url_id``) as it was queued: why, and for which origin."""
+    row = connection.execute(
+        select(_sitemaps.c.source, _sitemaps.c.for_origin, _sitemaps.c.nesting).where(
+            _sitemaps.c.url_id == url_id
+        )
+    ).first()
+    if row is None:
+        return None
+    return SitemapSeed(url, row.source, row.for_origin, row.nesting)
 
 
 def as_json(detail: Any) -> str | None:

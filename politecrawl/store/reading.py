@@ -5,17 +5,20 @@ ids, for IN lists), never one per row: pages linking to broken URLs come with a 
 ``links`` (indexed on ``to_id``), URLs of one origin through the index on (origin, state).
 Nothing here writes. Rows leave the store as the frozen dataclasses of ``reading_types``
 (``UrlRow``, ``OriginRobots``, ...), never as ORM objects; ``reason_detail`` JSON is decoded.
+The page sections (broken, redirects, exclusions, directives, deferred, slow) list URLs of kind
+``page`` only: a sitemap is audited by ``sitemap_reading`` (S4). ``state_counts`` and the
+origins' URL counts count every URL, sitemaps included.
 """
 
 from __future__ import annotations
 
-import json
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any, cast
 
 from sqlalchemy import Select, Table, and_, func, or_, select
 
 from politecrawl.errors import UserInputError
+from politecrawl.store import sitemap_reading
 from politecrawl.store.database import Database
 from politecrawl.store.reading_types import BrokenUrl, OriginRobots, Referrer, UrlHistory, UrlRow
 from politecrawl.store.schema import (
@@ -24,76 +27,30 @@ from politecrawl.store.schema import (
     EXCLUDED,
     FAILED,
     OUT_OF_SCOPE,
+    PAGE,
     URL_STATES,
     Link,
-    Origin,
-    Url,
+)
+from politecrawl.store.url_rows import (
+    chunks,
+    origins_table,
+    query_rows,
+    url_row,
+    url_select,
+    urls_table,
 )
 from politecrawl.urls import InvalidURL, canonicalize, url_key
 
-_origins = cast(Table, Origin.__table__)
-_urls = cast(Table, Url.__table__)
+_origins = origins_table
+_urls = urls_table
 _links = cast(Table, Link.__table__)
-_parent = _urls.alias("parent")
-_CHUNK = 500  # ids per IN list: well under every back end's parameter limit
 FETCHED_STATES = (DONE, FAILED)
+_is_page = _urls.c.kind == PAGE  # S4: a sitemap is never one of the pages a section lists
 
 
-def _url_select() -> Select[Any]:
-    return (
-        select(
-            _urls.c.id,
-            _urls.c.url,
-            _origins.c.origin,
-            _urls.c.state,
-            _urls.c.depth,
-            _urls.c.status,
-            _urls.c.final_url,
-            _urls.c.content_type,
-            _urls.c.noindex,
-            _urls.c.nofollow,
-            _urls.c.attempts,
-            _urls.c.redirect_hops,
-            _urls.c.discovered_at,
-            _parent.c.url.label("discovered_from"),
-            _urls.c.fetched_at,
-            _urls.c.elapsed_seconds,
-            _urls.c.size_bytes,
-            _urls.c.error,
-            _urls.c.reason,
-            _urls.c.reason_detail,
-            _urls.c.next_attempt_at,
-        )
-        .join_from(_urls, _origins, _urls.c.origin_id == _origins.c.id)
-        .outerjoin(_parent, _parent.c.id == _urls.c.discovered_from)
-    )
-
-
-def _detail(text: str | None) -> Mapping[str, Any]:
-    if not text:
-        return {}
-    try:
-        value = json.loads(text)
-    except ValueError:
-        return {"raw": text}
-    return value if isinstance(value, dict) else {"value": value}
-
-
-def _url_row(values: dict[str, Any]) -> UrlRow:
-    values["detail"] = _detail(values.pop("reason_detail"))
-    values["attempts"] = values["attempts"] or 0
-    values["redirect_hops"] = values["redirect_hops"] or 0
-    return UrlRow(**values)
-
-
-def _query(database: Database, statement: Select[Any]) -> list[UrlRow]:
-    with database.engine.connect() as connection:
-        return [_url_row(row._asdict()) for row in connection.execute(statement)]
-
-
-def _chunks(items: Sequence[Any]) -> Iterator[Sequence[Any]]:
-    for start in range(0, len(items), _CHUNK):
-        yield items[start : start + _CHUNK]
+def _pages() -> Select[Any]:
+    """``url_select()`` of pages only: sitemaps are audited in the sitemap section alone."""
+    return url_select().where(_is_page)
 
 
 def state_counts(database: Database) -> dict[str, int]:
@@ -107,8 +64,8 @@ def state_counts(database: Database) -> dict[str, int]:
 
 def urls_in_state(database: Database, state: str, *, limit: int | None = None) -> list[UrlRow]:
     """The URLs in ``state``, oldest first."""
-    return _query(
-        database, _url_select().where(_urls.c.state == state).order_by(_urls.c.id).limit(limit)
+    return query_rows(
+        database, url_select().where(_urls.c.state == state).order_by(_urls.c.id).limit(limit)
     )
 
 
@@ -117,7 +74,7 @@ def referrers(database: Database, url_ids: Iterable[int]) -> dict[int, tuple[Ref
     ids = sorted(set(url_ids))
     found: dict[int, list[Referrer]] = {}
     with database.engine.connect() as connection:
-        for chunk in _chunks(ids):
+        for chunk in chunks(ids):
             rows = connection.execute(
                 select(_links.c.to_id, _links.c.nofollow, _urls.c.url)
                 .join(_urls, _urls.c.id == _links.c.from_id)
@@ -130,12 +87,13 @@ def referrers(database: Database, url_ids: Iterable[int]) -> dict[int, tuple[Ref
 
 
 def broken_urls(database: Database) -> list[BrokenUrl]:
-    """Fetched URLs answered with status >= 400, and URLs that failed for good (network error,
-    too many redirects), each with the pages linking to it. A URL waiting for a retry is
-    deferred, not broken (yet)."""
-    rows = _query(
+    """Fetched pages answered with status >= 400, and pages that failed for good (network
+    error, too many redirects), each with the pages linking to it. A URL waiting for a retry is
+    deferred, not broken (yet); a sitemap that failed is no broken page (S4: the sitemap audit
+    has it)."""
+    rows = query_rows(
         database,
-        _url_select()
+        _pages()
         .where(or_(and_(_urls.c.state == DONE, _urls.c.status >= 400), _urls.c.state == FAILED))
         .order_by(_urls.c.url),
     )
@@ -144,10 +102,11 @@ def broken_urls(database: Database) -> list[BrokenUrl]:
 
 
 def redirect_rows(database: Database) -> list[UrlRow]:
-    """URLs answered with a 3xx and a Location (``final_url``): one row per hop (C4)."""
-    return _query(
+    """Pages answered with a 3xx and a Location (``final_url``): one row per hop (C4).
+    Sitemaps that redirect are in the sitemap audit."""
+    return query_rows(
         database,
-        _url_select()
+        _pages()
         .where(_urls.c.final_url.is_not(None), _urls.c.status >= 300, _urls.c.status < 400)
         .order_by(_urls.c.id),
     )
@@ -166,24 +125,24 @@ def rows_by_url(database: Database, urls: Iterable[str]) -> dict[str, UrlRow]:
             continue
     found: dict[str, UrlRow] = {}
     with database.engine.connect() as connection:
-        for chunk in _chunks(list(keys)):
-            statement = _url_select().add_columns(_urls.c.url_key).where(_urls.c.url_key.in_(chunk))
+        for chunk in chunks(list(keys)):
+            statement = url_select().add_columns(_urls.c.url_key).where(_urls.c.url_key.in_(chunk))
             for row in connection.execute(statement):
                 values = row._asdict()
-                url_row = _url_row({name: values[name] for name in values if name != "url_key"})
+                found_row = url_row({name: values[name] for name in values if name != "url_key"})
                 for given in keys[values["url_key"]]:
-                    found[given] = url_row
+                    found[given] = found_row
     return found
 
 
 def urls_by_reason(
     database: Database, reasons: Sequence[str], *, state: str | None = None
 ) -> list[UrlRow]:
-    """URLs not fetched for one of ``reasons`` (robots, scope, trap, steering, ...), by URL."""
-    statement = _url_select().where(_urls.c.reason.in_(list(reasons)))
+    """Pages not fetched for one of ``reasons`` (robots, scope, trap, steering, ...), by URL."""
+    statement = _pages().where(_urls.c.reason.in_(list(reasons)))
     if state is not None:
         statement = statement.where(_urls.c.state == state)
-    return _query(database, statement.order_by(_urls.c.url))
+    return query_rows(database, statement.order_by(_urls.c.url))
 
 
 def robots_exclusions(database: Database) -> list[UrlRow]:
@@ -193,38 +152,36 @@ def robots_exclusions(database: Database) -> list[UrlRow]:
 
 
 def out_of_scope(database: Database) -> list[UrlRow]:
-    """URLs refused by scope rules, trap guards or the anti-steering guard (C1, C3); ``detail``
+    """Pages refused by scope rules, trap guards or the anti-steering guard (C1, C3); ``detail``
     has the rule."""
-    return _query(
-        database, _url_select().where(_urls.c.state == OUT_OF_SCOPE).order_by(_urls.c.url)
-    )
+    return query_rows(database, _pages().where(_urls.c.state == OUT_OF_SCOPE).order_by(_urls.c.url))
 
 
 def directive_pages(database: Database) -> list[UrlRow]:
     """Fetched pages marked noindex or nofollow by META robots or X-Robots-Tag (T1-T5)."""
-    return _query(
+    return query_rows(
         database,
-        _url_select()
+        _pages()
         .where(or_(_urls.c.noindex.is_(True), _urls.c.nofollow.is_(True)))
         .order_by(_urls.c.url),
     )
 
 
 def deferred_urls(database: Database) -> list[UrlRow]:
-    """Deferred URLs, soonest first (a URL waiting for the next run, O6, comes last)."""
-    return _query(
+    """Deferred pages, soonest first (a URL waiting for the next run, O6, comes last)."""
+    return query_rows(
         database,
-        _url_select()
+        _pages()
         .where(_urls.c.state == DEFERRED)
         .order_by(_urls.c.next_attempt_at.is_(None), _urls.c.next_attempt_at, _urls.c.url),
     )
 
 
 def slow_pages(database: Database, *, min_seconds: float) -> list[UrlRow]:
-    """Fetched URLs whose response took longer than ``min_seconds``, slowest first."""
-    return _query(
+    """Fetched pages whose response took longer than ``min_seconds``, slowest first."""
+    return query_rows(
         database,
-        _url_select()
+        _pages()
         .where(_urls.c.elapsed_seconds > min_seconds)
         .order_by(_urls.c.elapsed_seconds.desc(), _urls.c.url),
     )
@@ -294,19 +251,21 @@ def _origin_robots(values: dict[str, Any]) -> OriginRobots:
 def origin_urls(
     database: Database, origin_id: int, *, states: Sequence[str] = (*FETCHED_STATES, EXCLUDED)
 ) -> list[str]:
-    """The URLs of one origin in ``states`` (through the index on origin and state)."""
+    """The pages of one origin in ``states`` (through the index on origin and state)."""
     with database.engine.connect() as connection:
         return list(
             connection.execute(
                 select(_urls.c.url)
-                .where(_urls.c.origin_id == origin_id, _urls.c.state.in_(list(states)))
+                .where(_urls.c.origin_id == origin_id, _urls.c.state.in_(list(states)), _is_page)
                 .order_by(_urls.c.url)
             ).scalars()
         )
 
 
 def url_history(database: Database, url: str) -> UrlHistory | None:
-    """What the crawl knows about ``url`` (any spelling), or None when it never saw it.
+    """What the crawl knows about ``url`` (any spelling), or None when it never saw it: its
+    row, the pages linking to it, its origin's robots.txt, the sitemaps listing it, and, for a
+    sitemap, what reading it found (S4).
 
     Raises ``UserInputError`` when ``url`` is not a crawlable URL (B1).
     """
@@ -314,10 +273,16 @@ def url_history(database: Database, url: str) -> UrlHistory | None:
         canonical = canonicalize(url)
     except InvalidURL as error:
         raise UserInputError(f"{url}: {error.reason}") from None
-    rows = _query(database, _url_select().where(_urls.c.url_key == url_key(canonical)))
+    rows = query_rows(database, url_select().where(_urls.c.url_key == url_key(canonical)))
     if not rows:
         return None
     row = rows[0]
     origin = origins(database, name=row.origin, with_body=True)
     linking = referrers(database, [row.id]).get(row.id, ())
-    return UrlHistory(row, linking, origin[0] if origin else None)
+    return UrlHistory(
+        row,
+        linking,
+        origin[0] if origin else None,
+        listings=sitemap_reading.listings(database, [row.id]).get(row.id, ()),
+        sitemap=sitemap_reading.sitemap_of(database, row.id),
+    )

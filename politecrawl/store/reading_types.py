@@ -1,4 +1,5 @@
-"""What ``politecrawl.store.reading`` hands out: frozen values, never ORM rows (STYLE 7)."""
+"""What ``politecrawl.store.reading`` and ``sitemap_reading`` hand out: frozen values, never ORM
+rows (STYLE 7)."""
 
 from __future__ import annotations
 
@@ -35,6 +36,10 @@ class UrlRow:
     detail: Mapping[str, Any]
     """``reason_detail`` decoded: the deciding robots line, the scope rule, ... (empty if none)."""
     next_attempt_at: datetime | None
+    kind: str = "page"
+    """``page``, or ``sitemap``: a URL read for the URLs it lists (S1), not a page."""
+    canonical_url: str | None = None
+    """The page's ``<link rel="canonical">``, when it names one (S4)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,9 +85,61 @@ class OriginRobots:
 
 
 @dataclass(frozen=True, slots=True)
+class SitemapListing:
+    """One sitemap's entry for a URL: which sitemap, on which line, with which lastmod (S3)."""
+
+    sitemap: str
+    line: int | None
+    lastmod: datetime | None
+    lastmod_text: str | None
+    """``lastmod`` as written; set with ``lastmod`` None when it was malformed."""
+    sitemap_fetched_at: datetime | None
+    """When the sitemap was read: a lastmod after it is in the future."""
+
+
+@dataclass(frozen=True, slots=True)
+class SitemapRow:
+    """A URL read (or to be read) as a sitemap, and what reading it found (S1, S2)."""
+
+    row: UrlRow
+    source: str | None
+    """robots, guess or index; None when the URL has no ``sitemaps`` row."""
+    for_origin: str | None
+    nesting: int
+    format: str | None
+    """urlset, index, text, feed or unknown; None until read."""
+    entries: int | None
+    """Entries read; None until read."""
+    other_origins: int
+    truncated: bool
+    problems: tuple[str, ...]
+    """What could not be read, ``line N: message`` where the line is known."""
+
+
+@dataclass(frozen=True, slots=True)
+class ListedUrl:
+    """A page URL listed by at least one sitemap, with every sitemap entry for it (S4)."""
+
+    row: UrlRow
+    listings: tuple[SitemapListing, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ListedLastmod:
+    """A sitemap entry and the URL it lists, for the lastmod checks (S3, S4)."""
+
+    url: str
+    listing: SitemapListing
+
+
+@dataclass(frozen=True, slots=True)
 class UrlHistory:
     """Everything the database knows about one URL, for ``politecrawl why``."""
 
     row: UrlRow
     referrers: tuple[Referrer, ...]
     origin: OriginRobots | None
+    listings: tuple[SitemapListing, ...] = ()
+    """The sitemaps listing it (a page), by sitemap URL."""
+    sitemap: SitemapRow | None = None
+    """What reading it as a sitemap found (a URL of kind ``sitemap``)."""

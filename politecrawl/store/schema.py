@@ -50,6 +50,11 @@ DEFERRED = "deferred"  # waits for a time: robots.txt unreachable (O6), Retry-Af
 OUT_OF_SCOPE = "out_of_scope"  # scope rules and trap guards (C1, C3)
 URL_STATES = (QUEUED, LEASED, DONE, FAILED, EXCLUDED, DEFERRED, OUT_OF_SCOPE)
 
+# What a URL is fetched as: a page (parsed as HTML for links) or a sitemap (read for the URLs it
+# lists, S1, S2). A sitemap is paced, robots-checked and leased like any page.
+PAGE = "page"
+SITEMAP = "sitemap"
+
 # The id of a URL row: BIGINT on PostgreSQL, INTEGER (the rowid) on SQLite.
 _ID = BigInteger().with_variant(Integer(), "sqlite")
 
@@ -193,6 +198,12 @@ class Url(Base):
     """Why it was not fetched: robots, nofollow, scope, trap, deferred, ..."""
     reason_detail: Mapped[str | None] = mapped_column(Text)
     """JSON: the deciding robots line, the scope rule, the time deferred until, ..."""
+    kind: Mapped[str] = mapped_column(String(16), default=PAGE, server_default=PAGE)
+    """``page`` or ``sitemap``: how the body is read (S1)."""
+    canonical_url: Mapped[str | None] = mapped_column(Text)
+    """The page's ``<link rel="canonical">``, absolute, when it names one (S4)."""
+    sitemap_lastmod: Mapped[datetime | None]
+    """The newest ``lastmod`` a sitemap gave for this URL (S3)."""
 
 
 class Link(Base):
@@ -221,3 +232,39 @@ class PassResult(Base):
     nofollow: Mapped[bool | None] = mapped_column(Boolean)
     reason: Mapped[str | None] = mapped_column(String(32))
     fetched_at: Mapped[datetime | None]
+
+
+class Sitemap(Base):
+    """A URL read as a sitemap: why it was read and what reading it found (S1, S2)."""
+
+    __tablename__ = "sitemaps"
+
+    url_id: Mapped[int] = mapped_column(_ID, ForeignKey("urls.id"), primary_key=True)
+    source: Mapped[str] = mapped_column(String(16))
+    """``robots`` (a Sitemap line), ``guess`` (/sitemap.xml) or ``index`` (a sitemap index)."""
+    for_origin: Mapped[str] = mapped_column(String(330))
+    """The origin whose robots.txt vouches for it: it may list that origin's URLs besides its
+    own (sitemaps.org's cross-submission rule)."""
+    nesting: Mapped[int] = mapped_column(Integer, default=0)
+    """0 for a sitemap named by robots.txt or guessed; one more for each index above it."""
+    format: Mapped[str | None] = mapped_column(String(16))
+    """After reading: urlset, index, text, feed or unknown."""
+    entries: Mapped[int | None] = mapped_column(Integer)
+    other_origins: Mapped[int] = mapped_column(Integer, default=0)
+    """Listed URLs of origins it may not list: ignored (S2)."""
+    truncated: Mapped[bool | None] = mapped_column(Boolean)
+    problems: Mapped[str | None] = mapped_column(Text)
+    """JSON list of what could not be read, each with its line where known."""
+
+
+class SitemapEntry(Base):
+    """A URL listed by a sitemap, with the ``lastmod`` it gave (S3, S4)."""
+
+    __tablename__ = "sitemap_entries"
+    __table_args__ = (Index("ix_sitemap_entries_url_id", "url_id"),)
+
+    sitemap_id: Mapped[int] = mapped_column(_ID, ForeignKey("urls.id"), primary_key=True)
+    url_id: Mapped[int] = mapped_column(_ID, ForeignKey("urls.id"), primary_key=True)
+    lastmod: Mapped[datetime | None]
+    lastmod_text: Mapped[str | None] = mapped_column(Text)
+    line: Mapped[int | None] = mapped_column(Integer)

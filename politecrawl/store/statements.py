@@ -8,21 +8,49 @@ compiled forms are cached by the engine.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any, NamedTuple, cast
 
-from sqlalchemy import Connection, Table, bindparam, case, literal_column, select, update
+from sqlalchemy import (
+    Connection,
+    Float,
+    Integer,
+    String,
+    Table,
+    Text,
+    bindparam,
+    case,
+    literal,
+    literal_column,
+    or_,
+    select,
+    update,
+)
 from sqlalchemy import cast as sql_cast
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Dialect
 from sqlalchemy.sql.elements import ColumnClause
 
-from politecrawl.store.schema import LEASED, QUEUED, EpochTime, Host, Link, Origin, Url
+from politecrawl.store.schema import (
+    DEFERRED,
+    LEASED,
+    QUEUED,
+    SITEMAP,
+    EpochTime,
+    Host,
+    Link,
+    Origin,
+    Sitemap,
+    SitemapEntry,
+    Url,
+)
 
 hosts = cast(Table, Host.__table__)
 origins = cast(Table, Origin.__table__)
 urls = cast(Table, Url.__table__)
 links = cast(Table, Link.__table__)
+sitemaps = cast(Table, Sitemap.__table__)
+sitemap_entries = cast(Table, SitemapEntry.__table__)
 
 _NOW = bindparam("now", type_=EpochTime())
 
@@ -99,6 +127,10 @@ LEASE_BEST_URL = (
         urls.c.last_modified,
         urls.c.discovered_from,
         _REFERRER_URL,  # by primary key: the page or redirect that led here
+        urls.c.kind,
+        urls.c.status,
+        urls.c.fetched_at,
+        urls.c.sitemap_lastmod,
     )
 )
 
@@ -188,6 +220,72 @@ def _insert_link(dialect: str) -> Any:
         .on_conflict_do_nothing()
     )
 
+
+# A sitemap's listing (S2, S3): one row a listed URL, found by key; a sitemap read again (a
+# later pass) updates what it says.
+def _insert_sitemap_entry(dialect: str) -> Any:
+    insert = _INSERTS[dialect](sitemap_entries).from_select(
+        ["sitemap_id", "url_id", "lastmod", "lastmod_text", "line"],
+        select(
+            sql_cast(bindparam("sitemap_id"), sitemap_entries.c.sitemap_id.type),
+            urls.c.id,
+            sql_cast(bindparam("entry_lastmod"), Float(precision=53)),
+            sql_cast(bindparam("entry_lastmod_text"), Text()),
+            sql_cast(bindparam("entry_line"), Integer()),
+        ).where(urls.c.url_key == bindparam("to_key")),
+    )
+    return insert.on_conflict_do_update(
+        index_elements=["sitemap_id", "url_id"],
+        set_={
+            "lastmod": insert.excluded.lastmod,
+            "lastmod_text": insert.excluded.lastmod_text,
+            "line": insert.excluded.line,
+        },
+    )
+
+
+# The newest lastmod any sitemap gave a URL.
+RAISE_SITEMAP_LASTMOD = (
+    update(urls)
+    .where(
+        urls.c.url_key == bindparam("to_key"),
+        or_(
+            urls.c.sitemap_lastmod.is_(None),
+            urls.c.sitemap_lastmod < bindparam("entry_lastmod", type_=Float(precision=53)),
+        ),
+    )
+    .values(sitemap_lastmod=bindparam("entry_lastmod", type_=Float(precision=53)))
+)
+
+
+# A sitemap to read: its row, found by key; the first reason it was queued for is kept.
+def _insert_sitemap(dialect: str) -> Any:
+    return (
+        _INSERTS[dialect](sitemaps)
+        .from_select(
+            ["url_id", "source", "for_origin", "nesting", "other_origins"],
+            select(
+                urls.c.id,
+                sql_cast(bindparam("source"), String()),
+                sql_cast(bindparam("for_origin"), String()),
+                sql_cast(bindparam("nesting"), Integer()),
+                sql_cast(literal(0), Integer()),
+            ).where(urls.c.url_key == bindparam("to_key")),
+        )
+        .on_conflict_do_nothing()
+    )
+
+
+# A URL known as a page but not fetched yet is read as a sitemap once something names it so.
+MAKE_SITEMAP = (
+    update(urls)
+    .where(
+        urls.c.url_key == bindparam("to_key"),
+        urls.c.kind != SITEMAP,
+        or_(urls.c.state == QUEUED, urls.c.state == DEFERRED),  # IN would need post-compiling
+    )
+    .values(kind=SITEMAP)
+)
 
 # Wake a host asleep with nothing queued: a new URL of it was just queued.
 ACTIVATE_HOST = (
@@ -291,6 +389,11 @@ class Prepared:
             cursor.close()
 
 
+def moment(epoch_seconds: float | None) -> datetime | None:
+    """Epoch seconds as a ``Prepared`` statement returns them, as an aware datetime."""
+    return None if epoch_seconds is None else datetime.fromtimestamp(float(epoch_seconds), UTC)
+
+
 def epoch(moment: datetime) -> float:
     """An aware datetime as the epoch seconds stored in the database (see ``EpochTime``)."""
     if moment.tzinfo is None:
@@ -308,4 +411,8 @@ free_unused_host = Prepared(FREE_UNUSED_HOST)
 take_named_host_slot = Prepared(TAKE_NAMED_HOST_SLOT)
 insert_url = Prepared(_insert_url)
 insert_link = Prepared(_insert_link)
+insert_sitemap_entry = Prepared(_insert_sitemap_entry)
+insert_sitemap = Prepared(_insert_sitemap)
+raise_sitemap_lastmod = Prepared(RAISE_SITEMAP_LASTMOD)
+make_sitemap = Prepared(MAKE_SITEMAP)
 activate_host = Prepared(ACTIVATE_HOST)

@@ -14,6 +14,10 @@
 - gap_violations: end of one request to the start of the next on one host, shorter than
   ``delays[host]`` (P2); ``min_gap_seconds`` per host.
 - bad_methods: anything but GET and HEAD (P4).
+
+Sitemaps (S1, S2) are URLs like any other here: the truth puts each one a crawl fetches (a
+guessed ``/sitemap.xml`` answering 404 included) in ``must``, and those it may not fetch in
+``never``. What a crawl's sitemap audit should say (S4) is in the truth's ``listed_*`` fields.
 """
 
 from __future__ import annotations

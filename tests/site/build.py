@@ -1,5 +1,6 @@
 """``build_site``: the origins of the test web, one per robots.txt outcome (O2-O8) plus the main
-origin (``build_main``), a friendly second origin and one outside the crawl's scope (C1)."""
+origin (``build_main``), a friendly second origin, one outside the crawl's scope (C1), and the
+sitemap origins (``build_sitemaps``, S1-S4)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from functools import cache
 from pathlib import Path
 
 from .build_main import main_pages
+from .build_sitemaps import SITEMAP_ORIGINS, sitemap_pages
 from .model import LAST_MODIFIED, OriginSpec, Page, Site, redirect, text_page
 from .pages import Link, html_page
 
@@ -46,7 +48,9 @@ ORIGINS = (
     ("robots-real-gitlab", 18, "M7/M6: GitLab's robots.txt, three '*' groups, wildcards"),
     ("robots-longest", 19, "M7/M6: Sitemap first; a longer Disallow after an Allow; '$'"),
     ("robots-request-rate", 20, "F6/P2: Request-rate asks for more time than the delay"),
+    *SITEMAP_ORIGINS,  # 21-24: sitemaps (S1-S4), see build_sitemaps
 )
+_SITEMAP_KEYS = frozenset(key for key, _, _ in SITEMAP_ORIGINS)
 # F6: one request every 0.3 s, slower than the tests' delays; the truth's delays include it.
 _REQUEST_RATE_ROBOTS = "User-agent: *\nRequest-rate: 3/0.9s\nDisallow: /private/\n"
 _REAL_ROBOTS = Path(__file__).parent.parent / "robots_files"
@@ -197,6 +201,9 @@ def build_site(
         if key == "main":
             pages = main_pages(crawl_delay_seconds, slow_seconds)
             traps: tuple[str, ...] = ("calendar", "repeat", "query")
+        elif key in _SITEMAP_KEYS:
+            pages = sitemap_pages(key, _small_site(rng, key))
+            traps = ()
         else:
             pages = _small_site(rng, key) | _robots(key, slow_seconds, retry_after_seconds)
             traps = ()

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import struct
+import zlib
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
@@ -19,7 +21,7 @@ from .canonical import canonical, host_of, origin_of, path_of, request_key
 from .traps import trap_body
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping
+    from collections.abc import Iterable, Mapping
 
     from .truth import Truth
 
@@ -27,6 +29,40 @@ HTML = "text/html; charset=utf-8"
 TEXT = "text/plain; charset=utf-8"
 LAST_MODIFIED = 1_704_067_200  # 2024-01-01T00:00:00Z: fixed, so If-Modified-Since is exact
 _TEMPLATE_LIMIT = 1 << 20  # bigger bodies (and gzip bodies) are never templates
+_GZIP_HEADER = b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\xff"  # deflate, mtime 0, no name
+
+
+@dataclass(frozen=True)
+class GzipTemplate:
+    """A gzip *file* (a body served as is, without Content-Encoding: a ``.xml.gz`` sitemap)
+    whose text ends with placeholders. ``head`` is the raw deflate data of the text before
+    ``tail``, flushed to a byte boundary, so filling in the ports only compresses the tail: a
+    head inflating to 50 MiB (a bomb) stays cheap to bind. Build it with ``gzip_template``."""
+
+    head: bytes
+    head_crc: int
+    head_size: int
+    tail: str
+
+    def compress(self, tail: str | None = None) -> bytes:
+        """The gzip file: one member, ``head`` then ``tail`` (default: the template's own)."""
+        data = (self.tail if tail is None else tail).encode("utf-8")
+        packer = zlib.compressobj(9, zlib.DEFLATED, -zlib.MAX_WBITS)
+        deflated = packer.compress(data) + packer.flush()
+        crc = zlib.crc32(data, self.head_crc)
+        size = (self.head_size + len(data)) & 0xFFFFFFFF
+        return _GZIP_HEADER + self.head + deflated + struct.pack("<II", crc, size)
+
+
+def gzip_template(head: Iterable[bytes], tail: str) -> GzipTemplate:
+    """A ``GzipTemplate`` from the head's pieces (streamed: a huge head is never held whole)."""
+    packer = zlib.compressobj(6, zlib.DEFLATED, -zlib.MAX_WBITS)
+    deflated, crc, size = [], 0, 0
+    for piece in head:
+        deflated.append(packer.compress(piece))
+        crc, size = zlib.crc32(piece, crc), size + len(piece)
+    deflated.append(packer.flush(zlib.Z_SYNC_FLUSH))  # byte-aligned, no final block yet
+    return GzipTemplate(b"".join(deflated), crc, size, tail)
 
 
 @dataclass(frozen=True)
@@ -44,6 +80,8 @@ class Page:
     last_modified: int = LAST_MODIFIED
     first: tuple[Page, ...] = ()
     note: str = ""
+    gzip: GzipTemplate | None = None
+    """A gzip file with placeholders: ``Site.bind`` makes ``body`` from it (see ``gzip_page``)."""
 
     @cached_property
     def etag(self) -> str:
@@ -75,6 +113,13 @@ def redirect(status: int, location: str) -> Page:
 
 def text_page(text: str, *, status: int = 200, **fields: Any) -> Page:
     return Page(text.encode("utf-8"), status=status, content_type=TEXT, **fields)
+
+
+def gzip_page(template: GzipTemplate, **fields: Any) -> Page:
+    """A gzip file served as ``application/gzip`` without Content-Encoding (S2: a ``.xml.gz``
+    sitemap is compressed as a file, not as a transfer)."""
+    fields.setdefault("content_type", "application/gzip")
+    return Page(template.compress(), gzip=template, **fields)
 
 
 @dataclass(frozen=True)
@@ -161,7 +206,9 @@ class Site:
         """``page`` with its placeholders replaced by this (bound) site's addresses."""
         headers = tuple((name, self._fill_text(value)) for name, value in page.headers)
         body = page.body
-        if len(body) <= _TEMPLATE_LIMIT and page.header("Content-Encoding") is None:
+        if page.gzip is not None:
+            body = page.gzip.compress(self._fill_text(page.gzip.tail))
+        elif len(body) <= _TEMPLATE_LIMIT and page.header("Content-Encoding") is None:
             body = self._fill_text(body.decode("utf-8", "surrogateescape")).encode(
                 "utf-8", "surrogateescape"
             )

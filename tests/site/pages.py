@@ -39,11 +39,15 @@ def html_page(
     forms: Iterable[str] = (),
     images: Iterable[str] = (),
     extra: str = "",
+    canonical: str | None = None,
 ) -> bytes:
-    """A small, valid HTML page. Hrefs may hold ``@@key@@`` placeholders (see ``Site.bind``)."""
+    """A small, valid HTML page. Hrefs may hold ``@@key@@`` placeholders (see ``Site.bind``);
+    ``canonical`` is a ``<link rel="canonical">`` (S4)."""
     head = [f"<title>{escape(title)}</title>"]
     if base is not None:
         head.append(f'<base href="{escape(base)}">')
+    if canonical is not None:
+        head.append(f'<link rel="canonical" href="{escape(canonical)}">')
     head += [f'<meta name="{escape(n)}" content="{escape(c)}">' for n, c in metas]
     body = [f"<h1>{escape(title)}</h1>"]
     for item in links:
@@ -65,13 +69,15 @@ def html_page(
 
 @dataclass(frozen=True)
 class HtmlFacts:
-    """What the oracle reads from a page: the first ``<base href>``, meta tags, links."""
+    """What the oracle reads from a page: the first ``<base href>``, meta tags, links, and the
+    first ``<link rel="canonical">`` (S4)."""
 
     base_href: str | None
     metas: tuple[tuple[str, str], ...]  # (name lower-cased, content)
     anchors: tuple[tuple[str, str], ...]  # (href, rel) of <a> and <area>
     forms: tuple[str, ...]  # form actions: never requested (P4)
     images: tuple[str, ...]  # <img src>: embedded, not links (a judgment call: "may")
+    canonical_href: str | None = None
 
 
 class _Reader(HTMLParser):
@@ -82,6 +88,7 @@ class _Reader(HTMLParser):
         self.anchors: list[tuple[str, str]] = []
         self.forms: list[str] = []
         self.images: list[str] = []
+        self.canonical_href: str | None = None
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         values = {name: value or "" for name, value in attrs}
@@ -95,6 +102,13 @@ class _Reader(HTMLParser):
             self.forms.append(values.get("action", ""))
         elif tag == "img" and "src" in values:
             self.images.append(values["src"])
+        elif (
+            tag == "link"
+            and "href" in values
+            and self.canonical_href is None
+            and "canonical" in values.get("rel", "").lower().split()
+        ):
+            self.canonical_href = values["href"].strip()
 
 
 def read_html(body: bytes) -> HtmlFacts:
@@ -107,6 +121,7 @@ def read_html(body: bytes) -> HtmlFacts:
         tuple(reader.anchors),
         tuple(reader.forms),
         tuple(reader.images),
+        reader.canonical_href,
     )
 
 

@@ -19,23 +19,41 @@ below; nothing is hand-listed. Each rule names its SPEC id:
       are fetched and listed in ``noindex``.  T6: rel=nofollow links are not followed.
 - T7  links resolve against <base href>, else the URL after redirects.
 - P4  form actions are never requested; javascript: and mailto: are not URLs to fetch.
+- S1  (``sitemaps=True``, the default) when an in-scope origin's robots.txt is fetched and
+      its outcome is "rules" or "allow-all", its Sitemap URLs (file order, once each, invalid
+      ones dropped, at most ``max_sitemaps_per_origin``), else (``sitemap_guess``)
+      ``<origin>/sitemap.xml``, are queued at depth 0; each is then fetched like any URL (C1,
+      C3, robots.txt of its own origin). A page URL still queued becomes a sitemap; a page
+      already fetched stays one. A sitemap's redirect target is a sitemap (C4 hops).
+- S2  a 2xx sitemap is read by ``sitemap_reader`` (urlset, index, gzip file, text; at most
+      ``max_sitemap_entries`` entries and ``max_sitemap_bytes`` decompressed). An entry of an
+      origin other than the sitemap's own or the one whose robots.txt named it is ignored.
+      Index entries are sitemaps one nesting deeper, queued only while the index's nesting is
+      below ``max_sitemap_nesting``; other entries are pages, queued at the sitemap's depth + 1
+      and from there treated exactly like links. A sitemap is never a page: not in
+      ``indexable``, its "links" are not links (orphans, S4). 5xx/429 sitemaps are retried.
+- S4  the audit the crawler's report must agree with: the ``listed_*`` fields, ``orphans``,
+      ``missing_from_sitemaps``, ``lastmod_*`` and ``sitemaps_failed`` of ``Truth``.
 - Judgment calls, all parameters of ``compute_truth``: the trap guard's values; a robots.txt
   redirect target on another origin counts as part of robots.txt (exempt from O2 there);
-  Sitemap URLs (F6 reads them, the SPEC does not say a crawl follows them) and <img src>
-  (embedded, not a link) are in ``may``. The site avoids the other open questions: error
-  pages and cut-off pages carry no links before the cut.
+  <img src> (embedded, not a link) is in ``may``, and so are Sitemap URLs with
+  ``sitemaps=False`` (F6 reads them; then a crawl need not follow them). Every sitemap,
+  index entries included, is at depth 0 (only matters with ``max_depth``). The site avoids
+  the other open questions: error pages and cut-off pages carry no links before the cut.
 """
 
 from __future__ import annotations
 
+import time
 from collections import deque
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from .canonical import TrapGuard, canonical, host_of, origin_of, path_of
 from .model import NOT_FOUND, Page
 from .pages import decoded_body, directives, read_html
 from .robots_rules import RobotsFile, parse_robots
+from .sitemap_reader import lastmod_seconds, read_sitemap
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping
@@ -54,6 +72,45 @@ class RobotsOutcome:
 
 
 @dataclass(frozen=True)
+class SitemapTruth:
+    """One sitemap a correct crawl fetches, and what reading it gives (S1, S2).
+
+    ``source``: "robots", "guess" or "index"; ``for_origin``: the origin whose robots.txt named
+    it (or guessed it), which it may list besides its own (cross-submission); ``nesting``: 0,
+    one more per index above it. ``status``: its answer; ``format``: "urlset", "index", "text"
+    or "unknown", None when not read (not 2xx). ``listed``: canonical page URLs taken (file
+    order, once each); ``children``: canonical sitemap URLs an index lists and that are queued;
+    ``other_origins``: entries ignored (S2); ``lastmods``: listed URL -> lastmod as written;
+    ``children_ignored``: an index too deep (nesting >= max) whose entries are not queued."""
+
+    url: str
+    source: str
+    for_origin: str
+    nesting: int
+    status: int
+    format: str | None = None
+    listed: tuple[str, ...] = ()
+    children: tuple[str, ...] = ()
+    other_origins: tuple[str, ...] = ()
+    lastmods: Mapping[str, str] = field(default_factory=dict)
+    truncated: bool = False
+    problems: tuple[str, ...] = ()
+    children_ignored: bool = False
+
+    @property
+    def ok(self) -> bool:
+        """Read successfully (S4): 2xx, and entries, or neither problems nor a cut. A judgment
+        call: a sitemap cut at the byte limit before its first entry (the bomb) failed."""
+        if not 200 <= self.status < 300:
+            return False
+        return bool(self.entries or self.other_origins) or not (self.problems or self.truncated)
+
+    @property
+    def entries(self) -> tuple[str, ...]:
+        return self.listed + self.children
+
+
+@dataclass(frozen=True)
 class Truth:
     """What a correct polite crawl from ``seeds`` fetches. URLs are canonical (C2).
 
@@ -61,6 +118,22 @@ class Truth:
     the SPEC id. ``may``: either is correct. ``repeatable``: may be fetched more than once
     (robots chains, 5xx/429 answers, pages whose first answers differ). ``crawl_delays``: host
     -> the Crawl-delay its robots.txt asks of the agent (None: none asked), for in-scope hosts.
+
+    The sitemap audit (S4; empty with ``sitemaps=False``), every URL canonical:
+    ``sitemaps``: sitemap URL -> ``SitemapTruth``, for every sitemap fetched (all in ``must``).
+    ``listed``: page URLs listed by those sitemaps (taken entries, not index entries).
+    ``orphans``: listed URLs that no fetched page links to (an ``<a>``/``<area>`` of any rel,
+    nofollow pages included: the crawler's ``links`` rows; a redirect is not a link).
+    ``listed_broken``: listed and fetched, answering >= 400. ``listed_redirected``: listed and
+    answering 3xx. ``listed_noindex``: listed and noindex (T1-T4). ``listed_disallowed``:
+    listed, never fetched because robots.txt forbids it (M7 rules or O5). ``listed_out_of_scope``:
+    listed, never fetched because of C1. ``listed_not_canonical``: listed URL -> the other URL
+    its ``<link rel=canonical>`` names. ``missing_from_sitemaps``: indexable 2xx HTML pages
+    fetched (seeds and redirect targets included) on an origin with a sitemap read successfully
+    (``SitemapTruth.ok``), listed by no sitemap. ``lastmod_future`` / ``lastmod_malformed``:
+    listed URLs with a lastmod later than now / not a W3C datetime. ``sitemaps_failed``:
+    sitemap URL -> why (its status, or its problems when it listed nothing); a sitemap only
+    truncated (the bomb) is not failed: see ``SitemapTruth.truncated``.
     """
 
     agent: str
@@ -74,6 +147,19 @@ class Truth:
     crawl_delays: Mapping[str, float | None]
     robots_chains: Mapping[str, tuple[str, ...]]  # origin -> its robots.txt chain
     outcomes: Mapping[str, str]  # origin -> RobotsOutcome.kind
+    sitemaps: Mapping[str, SitemapTruth] = field(default_factory=dict)
+    listed: frozenset[str] = frozenset()
+    orphans: frozenset[str] = frozenset()
+    listed_broken: frozenset[str] = frozenset()
+    listed_redirected: frozenset[str] = frozenset()
+    listed_noindex: frozenset[str] = frozenset()
+    listed_disallowed: frozenset[str] = frozenset()
+    listed_out_of_scope: frozenset[str] = frozenset()
+    listed_not_canonical: Mapping[str, str] = field(default_factory=dict)
+    missing_from_sitemaps: frozenset[str] = frozenset()
+    lastmod_future: frozenset[str] = frozenset()
+    lastmod_malformed: frozenset[str] = frozenset()
+    sitemaps_failed: Mapping[str, str] = field(default_factory=dict)
 
     def delays(self, default_seconds: float) -> dict[str, float]:
         """Host -> the least gap a polite crawler leaves (P2): the larger of its own delay
@@ -117,6 +203,13 @@ def robots_outcome(
     raise AssertionError("unreachable")  # the loop returns on its last hop
 
 
+@dataclass(frozen=True)
+class _SitemapJob:
+    source: str  # "robots", "guess" or "index"
+    for_origin: str
+    nesting: int
+
+
 def compute_truth(
     site: Site,
     agent: str = "politecrawl",
@@ -130,10 +223,16 @@ def compute_truth(
     max_depth: int | None = None,
     disallow_on_401_403: bool = True,
     rel_nofollow: bool = True,
+    sitemaps: bool = True,
+    sitemap_guess: bool = True,
+    max_sitemaps_per_origin: int = 50,
+    max_sitemap_nesting: int = 2,
+    max_sitemap_entries: int = 50_000,
+    max_sitemap_bytes: int = 50 * 1024 * 1024,
 ) -> Truth:
     """The ground truth (see the module docstring). Defaults are the SPEC's; ``guard``
     defaults to ``TrapGuard()``; ``max_depth`` (C1, link hops from a seed; a redirect is not
-    a link hop) defaults to unlimited."""
+    a link hop) defaults to unlimited. The sitemap options are ``CrawlConfig``'s (S1, S2)."""
     if not site.is_bound:
         raise ValueError("the truth names real URLs: bind the site first (serve it)")
     guard = guard or TrapGuard()
@@ -146,6 +245,12 @@ def compute_truth(
     indexable: set[str] = set()
     noindex: set[str] = set()
     dropped: dict[str, str] = {}
+    jobs: dict[str, _SitemapJob] = {}  # URLs read as sitemaps (S1)
+    read: dict[str, SitemapTruth] = {}  # every sitemap fetched, and what it gave
+    statuses: dict[str, int] = {}  # every URL fetched -> its answer
+    html_pages: set[str] = set()  # pages fetched 2xx and read as HTML
+    linked: set[str] = set()  # every <a>/<area> target on those (the crawler's links rows)
+    canonicals: dict[str, str] = {}  # page -> the URL its <link rel=canonical> names
 
     def outcome_for(origin: str) -> RobotsOutcome:
         if origin not in outcomes:
@@ -160,7 +265,23 @@ def compute_truth(
             outcomes[origin] = outcome
             must.update(outcome.chain)  # O2: asked before anything else of the origin
             repeatable.update(outcome.chain)
+            if sitemaps and outcome.kind in ("rules", "allow-all"):
+                discover(origin, outcome)
         return outcomes[origin]
+
+    def discover(origin: str, outcome: RobotsOutcome) -> None:
+        """S1: queue the Sitemap URLs of an origin's robots.txt, else its /sitemap.xml."""
+        named = dict.fromkeys(
+            url
+            for value in (outcome.rules.sitemaps if outcome.rules else ())
+            if (url := canonical(value))
+        )
+        urls = list(named)[:max_sitemaps_per_origin]
+        source = "robots"
+        if not urls and sitemap_guess:
+            urls, source = [origin + "/sitemap.xml"], "guess"
+        for url in urls:
+            enqueue_sitemap(url, _SitemapJob(source, origin, 0))
 
     def blocked(url: str, depth: int, *, fetch_robots: bool = True) -> str | None:
         if host_of(url) not in scope:
@@ -185,38 +306,110 @@ def compute_truth(
 
     queue: deque[tuple[str, int, int]] = deque()  # (url, redirect hops so far, link depth)
     seen: set[str] = set()
+    popped: set[str] = set()
 
     def enqueue(url: str, hops: int, depth: int) -> None:
         if url not in seen:
             seen.add(url)
             queue.append((url, hops, depth))
 
+    def enqueue_sitemap(url: str, job: _SitemapJob, hops: int = 0) -> None:
+        """S1: a new URL, or one still queued as a page, is read as a sitemap (at depth 0)."""
+        if url not in jobs and url not in popped:
+            jobs[url] = job
+            enqueue(url, hops, 0)
+
+    def read_one(url: str, job: _SitemapJob, page: Page, depth: int) -> SitemapTruth:
+        """S2: read a fetched sitemap; queue the pages it lists and the sitemaps it indexes."""
+        if not 200 <= page.status < 300:
+            return SitemapTruth(url, job.source, job.for_origin, job.nesting, page.status)
+        found = read_sitemap(
+            page.body,
+            content_encoding=page.header("Content-Encoding"),
+            max_bytes=max_sitemap_bytes,
+            max_entries=max_sitemap_entries,
+        )
+        listed: dict[str, None] = {}
+        children: dict[str, None] = {}
+        others: dict[str, None] = {}
+        lastmods: dict[str, str] = {}
+        too_deep = False
+        for entry in found.entries:
+            target = canonical(entry.loc)
+            if target is None:
+                continue  # not an absolute http(s) URL
+            if origin_of(target) not in (origin_of(url), job.for_origin):
+                others[target] = None
+                dropped.setdefault(target, "S2: listed by a sitemap of another origin: ignored")
+            elif found.format != "index":
+                listed[target] = None
+                if entry.lastmod is not None:
+                    lastmods.setdefault(target, entry.lastmod)
+                enqueue(target, 0, depth + 1)
+            elif job.nesting < max_sitemap_nesting:
+                children[target] = None
+                enqueue_sitemap(target, _SitemapJob("index", job.for_origin, job.nesting + 1))
+            else:
+                too_deep = True
+                dropped.setdefault(target, "S2: listed by an index nested too deep: not read")
+        for loc in found.beyond:
+            if target := canonical(loc):
+                why = f"S2: listed only after the first {max_sitemap_bytes} bytes decompressed"
+                dropped.setdefault(target, why)
+        return SitemapTruth(
+            url,
+            job.source,
+            job.for_origin,
+            job.nesting,
+            page.status,
+            found.format,
+            tuple(listed),
+            tuple(children),
+            tuple(others),
+            lastmods,
+            found.truncated,
+            found.problems,
+            too_deep,
+        )
+
     for seed in seed_urls:
         if (url := canonical(seed)) is not None:
             enqueue(url, 0, 0)
     while queue:
         url, hops, depth = queue.popleft()
+        popped.add(url)
         if (why := blocked(url, depth)) is not None:
             dropped.setdefault(url, why)
             continue
         must.add(url)
         page = site.page_at(url) or NOT_FOUND
+        statuses[url] = page.status
+        job = jobs.get(url)
         if page.first or page.status == 429 or page.status >= 500:
-            repeatable.add(url)  # O6/C7: retried, or a changing answer
+            repeatable.add(url)  # O6/C7/S2: retried, or a changing answer
         if page.location is not None:
             target = canonical(page.location, url)
             if target is None:
                 continue
             if hops + 1 > max_redirects:
                 dropped.setdefault(target, f"C4: more than {max_redirects} redirect hops")
+            elif job is not None:
+                enqueue_sitemap(target, job, hops + 1)  # S2: the target is the sitemap
             else:
                 enqueue(target, hops + 1, depth)
+            continue
+        if job is not None:
+            read[url] = read_one(url, job, page, depth)
             continue
         if not 200 <= page.status < 300:
             continue
         links = _read(page, url, agent, max_body_bytes, indexable=indexable, noindex=noindex)
         if links is None:
             continue
+        html_pages.add(url)
+        linked.update(target for target, _ in links.anchors)
+        if links.canonical is not None:
+            canonicals[url] = links.canonical
         for target in links.forms:
             dropped.setdefault(target, "P4: a form's action is never requested")
         for target in links.beyond_cut:
@@ -232,10 +425,11 @@ def compute_truth(
             else:
                 enqueue(target, 0, depth + 1)
 
-    for outcome in outcomes.values():  # F6: sitemaps, a judgment call
-        for sitemap in outcome.rules.sitemaps if outcome.rules else ():
-            if (url := canonical(sitemap)) and blocked(url, 0, fetch_robots=False) is None:
-                may.add(url)
+    if not sitemaps:
+        for outcome in outcomes.values():  # F6: read, but a crawl need not follow them
+            for sitemap in outcome.rules.sitemaps if outcome.rules else ():
+                if (url := canonical(sitemap)) and blocked(url, 0, fetch_robots=False) is None:
+                    may.add(url)
     may -= must
     candidates = set(dropped)
     for origin in site.origins:
@@ -243,6 +437,14 @@ def compute_truth(
     never = {}
     for url in sorted(candidates - must - may - {""}):
         never[url] = dropped.get(url) or blocked(url, 0, fetch_robots=False) or _UNREACHED
+
+    listed = frozenset(url for sitemap in read.values() for url in sitemap.listed)
+    unfetched = {url: blocked(url, 1, fetch_robots=False) or "" for url in listed - must}
+    with_sitemap = {sitemap.for_origin for sitemap in read.values() if sitemap.ok}
+    now = time.time()
+    lastmods = [
+        (url, lastmod_seconds(text)) for s in read.values() for url, text in s.lastmods.items()
+    ]
     return Truth(
         agent=agent,
         seeds=seed_urls,
@@ -259,7 +461,40 @@ def compute_truth(
         },
         robots_chains={origin: outcome.chain for origin, outcome in outcomes.items()},
         outcomes={origin: outcome.kind for origin, outcome in outcomes.items()},
+        sitemaps=read,
+        listed=listed,
+        orphans=listed - linked,
+        listed_broken=frozenset(url for url in listed & must if statuses[url] >= 400),
+        listed_redirected=frozenset(url for url in listed & must if 300 <= statuses[url] < 400),
+        listed_noindex=listed & noindex,
+        listed_disallowed=frozenset(
+            url for url, why in unfetched.items() if why.startswith(("M7", "O5"))
+        ),
+        listed_out_of_scope=frozenset(
+            url for url, why in unfetched.items() if why.startswith("C1")
+        ),
+        listed_not_canonical={
+            url: canonicals[url] for url in sorted(listed) if canonicals.get(url, url) != url
+        },
+        missing_from_sitemaps=frozenset(
+            url for url in html_pages & indexable if origin_of(url) in with_sitemap
+        )
+        - listed,
+        lastmod_future=frozenset(url for url, at in lastmods if at is not None and at > now),
+        lastmod_malformed=frozenset(url for url, at in lastmods if at is None),
+        sitemaps_failed={
+            url: _failure(sitemap)
+            for url, sitemap in sorted(read.items())
+            if not sitemap.ok and not 300 <= sitemap.status < 400  # a redirect is followed
+        },
     )
+
+
+def _failure(sitemap: SitemapTruth) -> str:
+    if sitemap.status >= 300:
+        return f"status {sitemap.status}"
+    why = list(sitemap.problems) + ["cut at the byte limit"] * sitemap.truncated
+    return "; ".join(why) + ": nothing listed"
 
 
 @dataclass(frozen=True)
@@ -269,6 +504,7 @@ class _Links:
     forms: list[str]
     images: list[str]
     beyond_cut: list[str]  # C7: in the body, but after the limit
+    canonical: str | None = None  # S4: the first <link rel=canonical>, resolved
 
 
 def _read(
@@ -295,4 +531,5 @@ def _read(
         beyond = sorted(set(resolve(h for h, _ in read_html(whole).anchors)))
     anchors = [(target, rel) for href, rel in facts.anchors if (target := canonical(href, base))]
     beyond = [target for target in beyond if target not in {a for a, _ in anchors}]
-    return _Links(nofollow, anchors, resolve(facts.forms), resolve(facts.images), beyond)
+    named = canonical(facts.canonical_href, base) if facts.canonical_href else None
+    return _Links(nofollow, anchors, resolve(facts.forms), resolve(facts.images), beyond, named)

@@ -275,7 +275,9 @@ class RunningWeb:
         """Change a page's body; Last-Modified moves a day on, and the ETag follows the body."""
         page = self._site.origin(key).pages[request_key(path)]
         data = body.encode("utf-8") if isinstance(body, str) else body
-        new = dataclasses.replace(page, body=data, last_modified=page.last_modified + 86400)
+        new = dataclasses.replace(
+            page, body=data, last_modified=page.last_modified + 86400, gzip=None
+        )
         self.set_page(key, path, new)
 
     def remove_page(self, key: str, path: str) -> None:

@@ -91,6 +91,8 @@ class Loop:
         return callback
 
     def page_requests(self) -> list[tuple[float, str, int | str]]:
+        """Every request after robots.txt; /sitemap.xml (S1, a 404 here, as on a site without
+        one) takes its turn in the host's pace like a page."""
         return [entry for entry in self.log if entry[1] != "/robots.txt"]
 
 
@@ -115,6 +117,7 @@ def test_p3_c7_one_broken_page_among_twenty_healthy_ones_never_slows_the_host(
     loop = Loop(database_url, clock, max_retries=3)
     healthy = [f"/p{index}.html" for index in range(1, 21)]
     mock.add_callback("GET", ORIGIN + "/robots.txt", callback=loop.answer(404))
+    mock.add_callback("GET", ORIGIN + "/sitemap.xml", callback=loop.answer(404))
     mock.add_callback("GET", ORIGIN + "/", callback=loop.answer(200, html("/broken", *healthy)))
     mock.add_callback("GET", ORIGIN + "/broken", callback=loop.answer(500, "oops"))
     for path in healthy:
@@ -123,7 +126,7 @@ def test_p3_c7_one_broken_page_among_twenty_healthy_ones_never_slows_the_host(
     loop.close()
     log = loop.page_requests()
     fetched = [path for _, path, _ in log]
-    assert sorted(set(fetched)) == sorted(["/", "/broken", *healthy])
+    assert sorted(set(fetched)) == sorted(["/", "/sitemap.xml", "/broken", *healthy])
     assert fetched.count("/broken") == 1 + 3  # the first attempt and max_retries retries
     # Every request while healthy pages remain comes one delay after the one before: the
     # broken page's failures cost the host nothing, and its retries take turns.
@@ -141,6 +144,7 @@ def test_p3_a_success_after_failures_restores_the_delay_for_the_very_next_reques
     loop = Loop(database_url, clock, max_retries=0)
     pages = ["/t1", "/t2", "/t3", "/ok1", "/ok2"]
     mock.add_callback("GET", ORIGIN + "/robots.txt", callback=loop.answer(404))
+    mock.add_callback("GET", ORIGIN + "/sitemap.xml", callback=loop.answer(404))
     mock.add_callback("GET", ORIGIN + "/", callback=loop.answer(200, html(*pages)))
     for path in pages[:3]:
         mock.add_callback("GET", ORIGIN + path, callback=loop.time_out())
@@ -149,15 +153,16 @@ def test_p3_a_success_after_failures_restores_the_delay_for_the_very_next_reques
     loop.run()
     loop.close()
     log = loop.page_requests()
-    assert [path for _, path, _ in log] == ["/", *pages]
+    assert [path for _, path, _ in log] == ["/", "/sitemap.xml", *pages]
     # Consecutive time-outs back off, doubling (a time-out is no response time); the first
     # success ends the back-off for the very next request.
-    assert gaps(log) == [DELAY, 2.0, 4.0, 8.0, DELAY]
+    assert gaps(log) == [DELAY, DELAY, 2.0, 4.0, 8.0, DELAY]
 
 
 def test_p3_retry_after_of_a_503_still_wins(database_url, clock, mock):
     loop = Loop(database_url, clock, max_retries=1)
     mock.add_callback("GET", ORIGIN + "/robots.txt", callback=loop.answer(404))
+    mock.add_callback("GET", ORIGIN + "/sitemap.xml", callback=loop.answer(404))
     mock.add_callback("GET", ORIGIN + "/", callback=loop.answer(200, html("/busy", "/a")))
     busy = [loop.answer(503, "busy", {"Retry-After": "30"}), loop.answer(200, html())]
 
@@ -169,12 +174,16 @@ def test_p3_retry_after_of_a_503_still_wins(database_url, clock, mock):
     loop.run()
     loop.close()
     log = loop.page_requests()
-    assert [(path, status) for _, path, status in log[:2]] == [("/", 200), ("/busy", 503)]
-    assert sorted((path, status) for _, path, status in log[2:]) == [("/a", 200), ("/busy", 200)]
+    assert [(path, status) for _, path, status in log[:3]] == [
+        ("/", 200),
+        ("/sitemap.xml", 404),
+        ("/busy", 503),
+    ]
+    assert sorted((path, status) for _, path, status in log[3:]) == [("/a", 200), ("/busy", 200)]
     # The host waits out Retry-After before its next request, whichever URL that is, and the
     # URL is not retried sooner either.
-    assert gaps(log)[1] >= 30.0
-    assert min(when for when, path, _ in log[2:] if path == "/busy") - log[1][0] >= 30.0
+    assert gaps(log)[2] >= 30.0
+    assert min(when for when, path, _ in log[3:] if path == "/busy") - log[2][0] >= 30.0
 
 
 def test_p3_the_error_streak_is_the_hosts_across_crawlers_on_one_database(
@@ -185,16 +194,17 @@ def test_p3_the_error_streak_is_the_hosts_across_crawlers_on_one_database(
     loop = Loop(database_url, clock, crawlers=2, max_retries=0)
     pages = ["/t1", "/t2", "/t3", "/t4"]
     mock.add_callback("GET", ORIGIN + "/robots.txt", callback=loop.answer(404))
+    mock.add_callback("GET", ORIGIN + "/sitemap.xml", callback=loop.answer(404))
     mock.add_callback("GET", ORIGIN + "/", callback=loop.answer(200, html(*pages, "/ok")))
     for path in pages:
         mock.add_callback("GET", ORIGIN + path, callback=loop.time_out())
     mock.add_callback("GET", ORIGIN + "/ok", callback=loop.answer(200, html()))
     loop.run()
     log = loop.page_requests()
-    assert gaps(log) == [DELAY, 2.0, 4.0, 8.0, 16.0]
+    assert gaps(log) == [DELAY, DELAY, 2.0, 4.0, 8.0, 16.0]
     waits = loop.crawlers[0].frontier.stats(now=clock.now(), per_host=True)
     loop.close()
-    assert waits.total == 6
+    assert waits.total == 7
 
 
 def test_p3_status_says_why_a_host_waits():
