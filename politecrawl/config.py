@@ -140,6 +140,16 @@ class CrawlConfig:
     """In a recrawl pass, a URL whose sitemap lastmod is older than its last fetch: revalidate
     (a conditional request, as any URL) or skip (no request; the last result stands, S3)."""
 
+    # --- link checking ------------------------------------------------------------------------
+    check_outbound: bool = False
+    """Links leaving the site are checked once each (HEAD, else GET), never followed (L1, L2)."""
+    check_resources: bool = False
+    """Images, stylesheets, scripts, frames and media of the pages are checked too (L3)."""
+    check_fragments: bool = False
+    """``page#section`` links must find that id (or ``<a name>``) on the page (L4)."""
+    check_fresh_seconds: float = DAY_SECONDS
+    """A recrawl does not check a link again that was checked less than this long ago."""
+
     # --- storage ----------------------------------------------------------------------------
     synchronous_full: bool = False
     """SQLite: fsync every commit, so that not even a power cut loses one (slower)."""
@@ -183,6 +193,7 @@ class CrawlConfig:
             "robots_min_lifetime_seconds",
             "robots_max_lifetime_seconds",
             "robots_denied_lifetime_seconds",
+            "check_fresh_seconds",
         )
         for name in positive_numbers:
             value = getattr(self, name)

@@ -405,6 +405,10 @@ class Crawler:
         if result.completion is not None and result.completion.lease.kind == "sitemap":
             with self._lock:
                 self.summary.sitemaps += 1
+        if result.checked:
+            with self._lock:
+                self.summary.checks += 1
+                self.summary.broken_checks += result.check_broken
         if result.excluded is not None:
             events.put(result.excluded)
         if result.page is not None:

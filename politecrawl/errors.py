@@ -45,11 +45,20 @@ class FetchError(PolitecrawlError):
     decode); it defaults to ``temporary``."""
 
     def __init__(
-        self, message: str, *, url: str, temporary: bool, host_trouble: bool | None = None
+        self,
+        message: str,
+        *,
+        url: str,
+        temporary: bool,
+        host_trouble: bool | None = None,
+        timed_out: bool = False,
     ) -> None:
         self.url = url
         self.temporary = temporary
         self.host_trouble = temporary if host_trouble is None else host_trouble
+        self.timed_out = timed_out
+        """No answer in time (connect or response deadline), as opposed to a refused, reset or
+        garbled one."""
         super().__init__(f"{url}: {message}")
 
 

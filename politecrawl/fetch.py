@@ -170,9 +170,13 @@ class Fetcher:
         etag: str | None = None,
         last_modified: str | None = None,
         max_bytes: int | None = None,
+        method: str = "GET",
     ) -> FetchResult:
-        """GET ``url`` without following redirects; raise ``FetchError`` when there is no answer."""
+        """GET (or ``method``: HEAD for a link check, P4) ``url`` without following redirects;
+        raise ``FetchError`` when there is no answer."""
         cap = self._limits.max_body_bytes if max_bytes is None else max_bytes
+        if method == "HEAD":
+            cap = 0
         if cap < 0:
             raise ValueError(f"max_bytes must not be negative, not {cap}")
         headers = {"User-Agent": self._user_agent, "Accept-Encoding": "gzip, deflate"}
@@ -182,7 +186,7 @@ class Fetcher:
         started = time.monotonic()
         started_at = datetime.now(UTC)
         deadline = started + self._limits.response_timeout_seconds
-        response = self._send(url, headers, deadline)
+        response = self._send(url, headers, deadline, method)
         raw_chunks: list[bytes] | None = [] if self._keep_exchanges else None
         try:
             body, truncated = self._read_body(url, response, cap, deadline, raw_chunks)
@@ -219,13 +223,15 @@ class Fetcher:
                 self._sessions.append(session)
         return session
 
-    def _send(self, url: str, headers: dict[str, str], deadline: float) -> requests.Response:
+    def _send(
+        self, url: str, headers: dict[str, str], deadline: float, method: str = "GET"
+    ) -> requests.Response:
         session = self._session()
         # Through the adapter, not session.get: Session.send reads a whole 3xx body (decoded,
         # uncapped, no deadline) to compute its next hop even with allow_redirects=False (C7).
         timeout = (self._limits.connect_timeout_seconds, self._limits.response_timeout_seconds)
         try:
-            request = session.prepare_request(requests.Request("GET", url, headers=headers))
+            request = session.prepare_request(requests.Request(method, url, headers=headers))
             adapter = session.get_adapter(request.url or "")
             env = session.merge_environment_settings(request.url, {}, True, None, None)
             verify = True if env["verify"] is None else env["verify"]
@@ -289,17 +295,21 @@ class Fetcher:
             return FetchError(f"invalid URL: {_reason(exc)}", url=url, temporary=False)
         if time.monotonic() >= deadline:
             return self._too_slow(url)
+        timed_out = True
         if isinstance(exc, requests.exceptions.ConnectTimeout):
             message = f"no connection within {self._limits.connect_timeout_seconds:g} s"
         elif isinstance(exc, requests.exceptions.ReadTimeout):
             message = f"no answer within {self._limits.response_timeout_seconds:g} s"
         else:
             message = f"request failed: {_reason(exc)}"
-        return FetchError(message, url=url, temporary=True)
+            timed_out = False
+        return FetchError(message, url=url, temporary=True, timed_out=timed_out)
 
     def _too_slow(self, url: str) -> FetchError:
         seconds = self._limits.response_timeout_seconds
-        return FetchError(f"response took longer than {seconds:g} s", url=url, temporary=True)
+        return FetchError(
+            f"response took longer than {seconds:g} s", url=url, temporary=True, timed_out=True
+        )
 
 
 def new_session(guard: AddressGuard | None = None) -> requests.Session:

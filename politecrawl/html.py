@@ -21,10 +21,11 @@ from __future__ import annotations
 
 import codecs
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import lxml.html
 from bs4.dammit import EncodingDetector
+from lxml import etree
 
 _HTML_TYPES = frozenset({"text/html", "application/xhtml+xml"})
 # WHATWG MIME sniffing treats these as "no type given".
@@ -36,6 +37,23 @@ _WINDOWS_1252_ALIASES = frozenset({"iso-8859-1", "iso8859-1", "latin1", "latin-1
 _BYTE_ORDER_MARKS = (codecs.BOM_UTF8, codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)
 _LINK_ATTRIBUTE = {"a": "href", "area": "href", "frame": "src", "iframe": "src"}
 _TAG_NAMES = (*_LINK_ATTRIBUTE, "base", "link", "meta", "title")
+# L3: what a page loads, by element, and the <link> rels that load something.
+_RESOURCE_ATTRIBUTES = {
+    "img": ("src", "srcset"),
+    "link": ("href",),
+    "script": ("src",),
+    "video": ("src", "poster"),
+    "audio": ("src",),
+    "source": ("src", "srcset"),
+    "track": ("src",),
+    "embed": ("src",),
+    "object": ("data",),
+}
+_RESOURCE_RELS = frozenset(
+    ("stylesheet", "icon", "apple-touch-icon", "preload", "modulepreload", "manifest")
+)
+_DETAILED_TAG_NAMES = tuple(dict.fromkeys((*_TAG_NAMES, *_RESOURCE_ATTRIBUTES)))
+_ANCHORS = etree.XPath("//@id | //a/@name")
 # The body reaches lxml as UTF-8 whatever it was sent in, so lxml never guesses (nor follows a
 # <meta charset> that the Content-Type overrules).
 _PARSER = lxml.html.HTMLParser(encoding="utf-8", remove_comments=True, remove_pis=True)
@@ -48,7 +66,13 @@ class RawLink:
 
     href: str
     rel: tuple[str, ...]
-    tag: str  # "a", "area", "frame" or "iframe"
+    tag: str  # "a", "area", "frame" or "iframe"; for a resource, its element's name
+    line: int | None = field(default=None, compare=False)
+    """The element's line in the page (a note: not part of what the link is)."""
+    text: str | None = field(default=None, compare=False)
+    """With ``details``: the link's text (an image's alt or title), whitespace collapsed."""
+    resource: bool = False
+    """An image, stylesheet, icon, script or media source, not a link to follow (L3)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,6 +84,10 @@ class ParsedPage:
     robots_metas: tuple[tuple[str, str], ...]  # (name lower-cased, content) of every named meta
     links: tuple[RawLink, ...]
     canonical_href: str | None = None  # the first <link rel="canonical" href>, stripped (S4)
+    resources: tuple[RawLink, ...] = ()
+    """With ``details``: images, stylesheets, icons, scripts, media, in document order (L3)."""
+    anchors: frozenset[str] | None = None
+    """With ``details``: every ``id`` and ``<a name>`` a ``#fragment`` may name (L4)."""
 
 
 _EMPTY_PAGE = ParsedPage(title=None, base_href=None, robots_metas=(), links=())
@@ -79,11 +107,15 @@ def is_html(content_type: str | None, body: bytes) -> bool:
     return _looks_like_html(body[:_SNIFF_BYTES])
 
 
-def parse_html(body: bytes, *, content_type: str | None = None) -> ParsedPage | None:
+def parse_html(
+    body: bytes, *, content_type: str | None = None, details: bool = False
+) -> ParsedPage | None:
     """Parse ``body`` once; ``None`` when it is not HTML (``is_html``). Never raises (B1).
 
     The encoding is found as browsers find it (``_encoding``): byte-order mark, the charset of
     ``content_type`` when Python knows it, ``<meta charset>``, valid UTF-8, then a guess.
+    ``details`` (link checking, L1-L4) also reads each link's text, the page's resources and
+    its anchors; a crawl that does not check links skips that work.
     """
     if not is_html(content_type, body):
         return None
@@ -97,14 +129,16 @@ def parse_html(body: bytes, *, content_type: str | None = None) -> ParsedPage | 
     base_href: str | None = None
     metas: list[tuple[str, str]] = []
     links: list[RawLink] = []
+    resources: list[RawLink] = []
     canonical_href: str | None = None
-    for element in root.iter(_TAG_NAMES):
+    for element in root.iter(_DETAILED_TAG_NAMES if details else _TAG_NAMES):
         name = element.tag
         if name in _LINK_ATTRIBUTE:
             href = element.get(_LINK_ATTRIBUTE[name])
             if href is not None:
-                rel = element.get("rel") or ""
-                links.append(RawLink(href.strip(), tuple(rel.lower().split()), name))
+                rel = tuple((element.get("rel") or "").lower().split())
+                text = _text_of(element) if details else None
+                links.append(RawLink(href.strip(), rel, name, element.sourceline, text))
         elif name == "meta":
             meta_name, content = element.get("name"), element.get("content")
             if meta_name and meta_name.strip() and content is not None:
@@ -120,7 +154,47 @@ def parse_html(body: bytes, *, content_type: str | None = None) -> ParsedPage | 
             href = element.get("href")
             if href is not None and "canonical" in (element.get("rel") or "").lower().split():
                 canonical_href = href.strip()
-    return ParsedPage(title, base_href, tuple(metas), tuple(links), canonical_href)
+        if details and name in _RESOURCE_ATTRIBUTES:
+            resources.extend(_resources_of(element))
+    anchors = frozenset(str(value) for value in _ANCHORS(root)) if details else None
+    return ParsedPage(
+        title, base_href, tuple(metas), tuple(links), canonical_href, tuple(resources), anchors
+    )
+
+
+def _text_of(element: lxml.html.HtmlElement) -> str | None:
+    """A link's text for a report: its words, or an image's alt inside it; at most 200."""
+    words = " ".join(element.text_content().split())
+    if not words:
+        image = next(element.iter("img"), None)
+        if image is not None:
+            words = " ".join((image.get("alt") or image.get("title") or "").split())
+    return words[:200] or None
+
+
+def _resources_of(element: lxml.html.HtmlElement) -> list[RawLink]:
+    """The resource URLs of one element (``srcset`` gives one per candidate), L3."""
+    name = element.tag
+    if name == "link":
+        rel = tuple((element.get("rel") or "").lower().split())
+        if not _RESOURCE_RELS.intersection(rel):
+            return []  # alternate, canonical, next, ...: not something a page loads
+    else:
+        rel = ()
+    found: list[RawLink] = []
+    text = " ".join((element.get("alt") or element.get("title") or "").split())[:200] or None
+    for attribute in _RESOURCE_ATTRIBUTES[name]:
+        value = element.get(attribute)
+        if not value:
+            continue
+        values = _srcset(value) if attribute == "srcset" else [value.strip()]
+        found += [RawLink(url, rel, name, element.sourceline, text, True) for url in values]
+    return found
+
+
+def _srcset(value: str) -> list[str]:
+    """The URLs of a ``srcset``: comma-separated candidates, each a URL and a descriptor."""
+    return [part.split()[0] for part in value.split(",") if part.split()]
 
 
 def _looks_like_html(head: bytes) -> bool:

@@ -8,7 +8,11 @@ but http and https (``javascript:``, ``mailto:``, ``data:``, ``tel:``, ``ftp:``:
 that are not valid, overlong URLs (C3). Fragments go (C2). A URL is listed once, where it first
 appears; it is followable when any of its occurrences is.
 
-Not extracted: ``<link>`` elements, ``rel="alternate"`` included. Feeds, translations and print
+With link checking (``parse_html(details=True)``) each link also carries its text and line,
+the page's resources (images, stylesheets, scripts, media: L3) come as links marked
+``resource`` that are checked and never followed, and a link's ``#fragments`` are kept (L4).
+
+Not followed: ``<link>`` elements, ``rel="alternate"`` included. Feeds, translations and print
 versions are not pages a site maintainer expects a robot to crawl, and a polite robot fetches
 less when in doubt; stylesheets, icons and the rest are not pages at all. Forms are never
 followed (P4). ``rel="ugc"`` and ``rel="sponsored"`` are ranking hints, not T6's ``nofollow``.
@@ -18,8 +22,10 @@ Pure (L1).
 
 from __future__ import annotations
 
+import dataclasses
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from urllib.parse import unquote
 
 from politecrawl.html import ParsedPage
 from politecrawl.urls import InvalidURL, canonicalize
@@ -35,7 +41,14 @@ class Link:
 
     url: str
     nofollow: bool
-    tag: str  # "a", "area", "frame" or "iframe"
+    tag: str  # "a", "area", "frame" or "iframe"; a resource's element name
+    # Where and how the page wrote it: notes for reports, not part of what the link is.
+    line: int | None = field(default=None, compare=False)
+    text: str | None = field(default=None, compare=False)
+    resource: bool = False
+    """An image, stylesheet, script or media source (L3): checked, never followed as a page."""
+    fragments: tuple[str, ...] = field(default=(), compare=False)
+    """The ``#fragments`` the page links to on it, decoded, each once (L4)."""
 
 
 def extract_links(
@@ -50,18 +63,39 @@ def extract_links(
     # absolute http(s) links remain.
     base = _base_url(page.base_href, final_url)
     found: dict[str, Link] = {}
-    for raw in page.links:
+    fragments: dict[str, dict[str, None]] = {}
+    for raw in (*page.links, *page.resources):
         try:
             url = canonicalize(raw.href, base)
         except InvalidURL:
             continue  # P4, C1: javascript:, mailto:, data:, tel:, ftp:, broken hosts ...
         nofollow = honour_rel_nofollow and "nofollow" in raw.rel
+        fragment = _fragment(raw.href)
+        if fragment is not None and not raw.resource:
+            fragments.setdefault(url, {})[fragment] = None
         earlier = found.get(url)
         if earlier is None:
-            found[url] = Link(url, nofollow, raw.tag)
+            found[url] = Link(url, nofollow, raw.tag, raw.line, raw.text, raw.resource)
         elif earlier.nofollow and not nofollow:
-            found[url] = Link(url, False, earlier.tag)  # one followable occurrence is enough
+            # one followable occurrence is enough
+            found[url] = Link(url, False, earlier.tag, earlier.line, earlier.text, earlier.resource)
+        elif earlier.resource and not raw.resource:
+            found[url] = Link(url, earlier.nofollow, raw.tag, raw.line, raw.text)  # a page too
+    for url, names in fragments.items():
+        found[url] = dataclasses.replace(found[url], fragments=tuple(names))
     return list(found.values())
+
+
+def _fragment(href: str) -> str | None:
+    """The ``#fragment`` of a link as a page would look it up (decoded); None for none, for
+    ``#`` and ``#top`` (the top of any page) and for a text fragment (``#:~:text=``)."""
+    _, hash_sign, fragment = href.partition("#")
+    if not hash_sign:
+        return None
+    fragment = unquote(fragment.partition(":~:")[0])
+    if not fragment or fragment.lower() == "top":
+        return None
+    return fragment[:300]
 
 
 def canonical_link(page: ParsedPage, final_url: str) -> str | None:

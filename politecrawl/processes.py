@@ -50,6 +50,8 @@ _RUN_COUNTERS = (
     "robots_fetches",
     "sitemaps",
     "sitemap_skips",
+    "checks",
+    "broken_checks",
 )
 
 

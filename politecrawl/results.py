@@ -95,6 +95,10 @@ class CrawlSummary:
     """Sitemaps fetched this run (S1; not pages, not in ``pages``)."""
     sitemap_skips: int = 0
     """Pages a recrawl did not request because their sitemap says they are unchanged (S3)."""
+    checks: int = 0
+    """Links and resources checked this run (L1-L3; not pages, not in ``pages``)."""
+    broken_checks: int = 0
+    """... of which broken: 4xx, 5xx after the retries, no answer."""
     deferred: int = 0
     """URLs left deferred at the end (unreachable robots.txt, Retry-After, Crawl-delay cap)."""
     queued: int = 0

@@ -149,6 +149,9 @@ class ScopeVerdict:
     allowed: bool
     reason: ScopeReason | None = None
     rule: str | None = None
+    leaves_site: bool = False
+    """Out of scope only because its origin is not the site's: a link a checker may check (L1),
+    as opposed to a pattern, depth, trap or steering rule of the crawl's own."""
 
 
 ALLOWED: Final = ScopeVerdict(allowed=True)
@@ -174,9 +177,10 @@ def check_scope(url: str, depth: int, scope: Scope, *, from_url: str | None = No
         if steering is not None:
             return ScopeVerdict(False, "steering", steering)
     if scope.mode == "seeds" and not _is_seed_origin(origin, host, scope.seed_origins):
-        return ScopeVerdict(False, "scope", f"not a seed origin ({origin})")
+        return ScopeVerdict(False, "scope", f"not a seed origin ({origin})", leaves_site=True)
     if scope.mode == "domain" and not _is_seed_domain(host, scope.seed_hosts):
-        return ScopeVerdict(False, "scope", f"not a seed host or its subdomain ({host})")
+        rule = f"not a seed host or its subdomain ({host})"
+        return ScopeVerdict(False, "scope", rule, leaves_site=True)
     if scope.max_depth is not None and depth > scope.max_depth:
         return ScopeVerdict(False, "scope", f"depth {depth} > max {scope.max_depth}")
     for pattern in scope.exclude:

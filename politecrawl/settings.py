@@ -8,7 +8,8 @@ or "stored configuration"). Pure apart from reading the one file it is given.
   ``CrawlConfig`` field name, at top level or in its table (``GROUPS``): ``[crawl]`` who crawls,
   ``[politeness]`` how gently (P1-P3), ``[scope]`` what and how much (C1, C3), ``[fetching]`` page
   requests (C4, C7, T6), ``[robots]`` robots.txt (M6, O5-O8, E2, E4), ``[sitemaps]`` discovery
-  and limits (S1-S3), ``[storage]`` the crawl database and its leases (C5), ``[archive]`` WARC.
+  and limits (S1-S3), ``[checking]`` link checking (L1-L4), ``[storage]`` the crawl database and
+  its leases (C5), ``[archive]`` WARC.
   A setting in another table is an error, to catch a misreading.
 - **Environment**: ``POLITECRAWL_<SETTING>`` upper-case; lists are comma-separated
   (``POLITECRAWL_INCLUDE=/a,/b``; a pattern holding a comma belongs in the file). Variables in
@@ -63,6 +64,7 @@ GROUPS: dict[str, tuple[str, ...]] = {
                "unauthorized_means_allowed"),
     "sitemaps": ("sitemaps", "sitemap_guess", "max_sitemaps_per_origin", "max_sitemap_nesting",
                  "max_sitemap_entries", "max_sitemap_bytes", "sitemap_lastmod"),
+    "checking": ("check_outbound", "check_resources", "check_fragments", "check_fresh_seconds"),
     "storage": ("database", "synchronous_full", "lease_seconds"),
     "archive": ("warc_dir", "warc_max_file_bytes"),
 }

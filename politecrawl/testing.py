@@ -76,6 +76,8 @@ class ScriptedFetcher(Fetcher):
         self._served: dict[str, int] = {}
         self._log_lock = threading.Lock()
         self.requests: list[str] = []
+        self.methods: list[str] = []
+        """The method of each request, in the order of ``requests``."""
 
     def fetch(
         self,
@@ -84,10 +86,12 @@ class ScriptedFetcher(Fetcher):
         etag: str | None = None,
         last_modified: str | None = None,
         max_bytes: int | None = None,
+        method: str = "GET",
     ) -> FetchResult:
-        """The scripted answer for ``url`` (404 when it has none)."""
+        """The scripted answer for ``url`` (404 when it has none); a HEAD gets its headers."""
         with self._log_lock:
             self.requests.append(url)
+            self.methods.append(method)
             turn = self._served.get(url, 0)
             self._served[url] = turn + 1
         entry = self._script.get(url, Answer(404, "not found", (("Content-Type", "text/plain"),)))
@@ -96,6 +100,8 @@ class ScriptedFetcher(Fetcher):
         answer = entry[min(turn, len(entry) - 1)] if isinstance(entry, list) else entry
         body = answer.body.encode("utf-8") if isinstance(answer.body, str) else answer.body
         cap = 10 * 1024 * 1024 if max_bytes is None else max_bytes
+        if method == "HEAD":
+            cap = 0
         location = next((v for k, v in answer.headers if k.lower() == "location"), None)
         is_redirect = 300 <= answer.status < 400 and answer.status != 304
         return FetchResult(
@@ -103,7 +109,7 @@ class ScriptedFetcher(Fetcher):
             answer.status,
             answer.headers,
             body[:cap],
-            len(body) > cap,
+            len(body) > cap and method != "HEAD",
             answer.elapsed_seconds,
             urljoin(url, location) if is_redirect and location else None,
         )

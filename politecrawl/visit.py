@@ -19,6 +19,7 @@ import threading
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from politecrawl.checking import request_check
 from politecrawl.clock import Clock
 from politecrawl.config import CrawlConfig
 from politecrawl.directives import page_directives
@@ -37,7 +38,7 @@ from politecrawl.politeness import (
 )
 from politecrawl.results import Excluded, Page
 from politecrawl.robots.outcome import RobotsOutcome
-from politecrawl.scope import Scope, check_scope, is_steering_target
+from politecrawl.scope import Scope, ScopeVerdict, check_scope, is_steering_target
 from politecrawl.sitemaps import (
     SitemapLimits,
     SitemapSeed,
@@ -46,6 +47,7 @@ from politecrawl.sitemaps import (
     robots_sitemaps,
 )
 from politecrawl.store import (
+    CHECK,
     Completion,
     Frontier,
     HostPaceRecord,
@@ -68,6 +70,10 @@ class VisitResult:
     robots_fetched: bool = False
     sitemap_skipped: bool = False
     """S3: not fetched, its sitemap says it has not changed since the last fetch."""
+    checked: bool = False
+    """A link or resource was checked (L1-L3): not a page."""
+    check_broken: bool = False
+    """... and it is broken (4xx, 5xx after the retries, no answer)."""
 
 
 @dataclass(slots=True)
@@ -106,6 +112,9 @@ def _outcome(
     noindex: bool,
     nofollow: bool,
     canonical_url: str | None = None,
+    anchors: frozenset[str] | None = None,
+    check_method: str | None = None,
+    kind: str | None = None,
 ) -> PageOutcome:
     """What the frontier records of a response."""
     return PageOutcome(
@@ -118,6 +127,9 @@ def _outcome(
         noindex=noindex,
         nofollow=nofollow,
         canonical_url=canonical_url,
+        anchors=anchors,
+        check_method=check_method,
+        kind=kind,
         elapsed_seconds=result.elapsed_seconds,
         size_bytes=len(result.body),
         error=error,
@@ -153,6 +165,8 @@ class Visitor:
             retry_seconds=config.retry_backoff_seconds,
         )
         self._pages = _HostPages()
+        # Link checking reads more of a page: each link's text and line, resources, anchors.
+        self._details = config.check_outbound or config.check_resources or config.check_fragments
         self.sitemap_limits = SitemapLimits(
             max_entries=config.max_sitemap_entries, max_bytes=config.max_sitemap_bytes
         )
@@ -170,26 +184,36 @@ class Visitor:
             # that led to it (a name resolving there is judged at connect time, ``connect``).
             referrer = lease.referrer
         verdict = check_scope(lease.url, lease.depth, self.scope, from_url=referrer)
+        becomes: str | None = None  # the URL's new kind: a link leaving the site is checked (L1)
         if not verdict.allowed:
-            reason = verdict.reason or "scope"
-            detail: dict[str, object] = {"rule": verdict.rule}
-            self.frontier.exclude(
-                lease, state="out_of_scope", reason=reason, detail=detail, now=now
-            )
-            return VisitResult(excluded=Excluded(lease.url, "out_of_scope", reason, detail))
+            if not self._checkable(lease, verdict):
+                reason = verdict.reason or "scope"
+                detail: dict[str, object] = {"rule": verdict.rule}
+                self.frontier.exclude(
+                    lease, state="out_of_scope", reason=reason, detail=detail, now=now
+                )
+                return VisitResult(excluded=Excluded(lease.url, "out_of_scope", reason, detail))
+            if lease.kind != CHECK:
+                becomes = CHECK
+        is_check = lease.kind == CHECK or becomes is not None
         gate = self.gate.check(lease.origin, lease.url, now=now)
         if gate.kind == "robots_first":
-            return self._fetch_robots(lease)
+            return self._fetch_robots(lease, of_site=verdict.allowed)
         if gate.kind == "deferred":
             return self._defer(lease, gate.until, "robots-deferred", {"robots": gate.reason})
         if gate.kind == "disallowed":
-            return self._exclude_by_robots(lease, gate, now)
+            return self._exclude_by_robots(lease, gate, now, becomes=becomes)
         robots_delay = self.gate.robots_delay(lease.origin)
         if robots_delay > self.config.max_crawl_delay_seconds:
             cap = self.config.max_crawl_delay_seconds
             return self._defer(
                 lease, None, "crawl-delay-above-cap", {"crawl_delay": robots_delay, "cap": cap}
             )
+        if is_check:
+            if self._checked_lately(lease, now):
+                self.frontier.keep_unchanged(lease, reason="check-fresh")
+                return VisitResult()
+            return self._check(lease, robots_delay, becomes)
         if lease.kind == "page" and not self._pages.take(
             lease.host, self.config.max_pages_per_host
         ):
@@ -202,6 +226,23 @@ class Visitor:
             self.frontier.keep_unchanged(lease, reason="sitemap-unchanged")
             return VisitResult(sitemap_skipped=True)
         return self._fetch_page(lease, robots_delay)
+
+    def _checkable(self, lease: Lease, verdict: ScopeVerdict) -> bool:
+        """L1, L3: a URL out of scope only because it is on another site is checked, never
+        crawled, when checking is on for what it is (a link, or a resource)."""
+        if not verdict.leaves_site:
+            return False  # the crawl's own rules (patterns, depth, traps, steering) hold
+        return self.config.check_resources if lease.kind == CHECK else self.config.check_outbound
+
+    def _checked_lately(self, lease: Lease, now: datetime) -> bool:
+        """A recrawl does not repeat a check that passed less than ``check_fresh_seconds`` ago
+        (a broken one is asked again: it may have been fixed). ``attempts == 0``: the first try
+        of this pass, not a retry of one that failed in it."""
+        if lease.attempts or lease.fetched_at is None or lease.status is None:
+            return False
+        if lease.status >= 400:
+            return False
+        return (now - lease.fetched_at).total_seconds() < self.config.check_fresh_seconds
 
     def _unchanged_per_sitemap(self, lease: Lease) -> bool:
         """S3: in a recrawl pass, with ``sitemap_lastmod = "skip"``, a page fetched fine since
@@ -218,7 +259,9 @@ class Visitor:
 
     # --- robots.txt -----------------------------------------------------------------------------
 
-    def _fetch_robots(self, lease: Lease) -> VisitResult:
+    def _fetch_robots(self, lease: Lease, *, of_site: bool) -> VisitResult:
+        """robots.txt of the lease's origin, in the lease's slot; ``of_site``: the origin is in
+        the crawl's scope, so its sitemaps are read too (S1), unlike a checked link's."""
         outcome = self.gate.fetch_robots(lease.origin)
         finished = self.clock.now()
         robots_delay = self.gate.robots_delay(lease.origin)
@@ -238,7 +281,7 @@ class Visitor:
             )
         else:
             # The robots.txt request used this slot; the URL waits for the host's next one.
-            sitemaps = self._sitemaps_of(lease.origin, outcome)
+            sitemaps = self._sitemaps_of(lease.origin, outcome) if of_site else []
             self.frontier.release(lease, now=finished, next_fetch_at=next_at, sitemaps=sitemaps)
         return VisitResult(robots_fetched=True)
 
@@ -255,7 +298,9 @@ class Visitor:
             limit=self.config.max_sitemaps_per_origin,
         )
 
-    def _exclude_by_robots(self, lease: Lease, gate: GateVerdict, now: datetime) -> VisitResult:
+    def _exclude_by_robots(
+        self, lease: Lease, gate: GateVerdict, now: datetime, *, becomes: str | None = None
+    ) -> VisitResult:
         detail: dict[str, object] = {
             "origin": lease.origin,
             "semantics": self.config.semantics,
@@ -269,7 +314,9 @@ class Visitor:
                 detail["text"] = gate.verdict.rule.line
         if gate.status is not None:
             detail["robots_status"] = gate.status
-        self.frontier.exclude(lease, state="excluded", reason="robots", detail=detail, now=now)
+        self.frontier.exclude(
+            lease, state="excluded", reason="robots", detail=detail, now=now, kind=becomes
+        )
         return VisitResult(excluded=Excluded(lease.url, "excluded", "robots", detail))
 
     def _defer(
@@ -291,28 +338,10 @@ class Visitor:
                 max_bytes=self.config.max_sitemap_bytes if lease.kind == "sitemap" else None,
             )
         except FetchError as error:
-            # A time-out or a refused connection is the server's trouble, and no response time.
-            return self._failed(
-                lease,
-                str(error),
-                None,
-                started=started,
-                robots_delay=robots_delay,
-                temporary=error.temporary,
-                failure="host" if error.host_trouble else "page",
-            )
+            return self._no_answer(lease, error, started=started, robots_delay=robots_delay)
         finished = self.clock.now()
         if result.status in _RETRY_STATUSES:
-            return self._failed(
-                lease,
-                f"HTTP {result.status}",
-                result,
-                started=started,
-                robots_delay=robots_delay,
-                temporary=True,
-                failure=failure_of_status(result.status),
-                retry_after=result.retry_after_seconds(finished),
-            )
+            return self._failed_status(lease, result, started=started, robots_delay=robots_delay)
         pace = pace_after(
             self.pace,
             finished_at=finished,
@@ -334,7 +363,7 @@ class Visitor:
     ) -> VisitResult:
         redirect_to, error = self._redirect(lease, result)
         parsed = (
-            parse_html(result.body, content_type=result.content_type)
+            parse_html(result.body, content_type=result.content_type, details=self._details)
             if result.status < 300
             else None
         )
@@ -344,13 +373,26 @@ class Visitor:
             found = extract_links(
                 parsed, result.url, honour_rel_nofollow=self.config.honour_rel_nofollow
             )
-            links = [LinkOut(link.url, link.nofollow, canonical=True) for link in found]
+            links = [
+                LinkOut(
+                    link.url,
+                    link.nofollow,
+                    canonical=True,
+                    text=link.text,
+                    line=link.line,
+                    resource=link.resource,
+                    fragments=link.fragments if self.config.check_fragments else (),
+                )
+                for link in found
+                if not link.resource or self.config.check_resources
+            ]
         outcome = _outcome(
             result,
             error,
             noindex=not directives.index,
             nofollow=not directives.follow,
             canonical_url=canonical_link(parsed, result.url) if parsed is not None else None,
+            anchors=parsed.anchors if parsed is not None and self.config.check_fragments else None,
         )
         page = Page(
             url=lease.url,
@@ -383,6 +425,63 @@ class Visitor:
             redirect_to=redirect_to,
         )
         return VisitResult(page=page, completion=completion)
+
+    def _check(self, lease: Lease, robots_delay: float, becomes: str | None) -> VisitResult:
+        """L1-L3: ask for the URL's status (HEAD, GET if refused), never read it as a page;
+        a redirect is queued as a check of its own."""
+        started = self.clock.now()
+
+        def get_at(finished: datetime, response_seconds: float | None) -> datetime:
+            return pace_after(
+                self.pace,
+                finished_at=finished,
+                robots_delay=robots_delay,
+                response_seconds=response_seconds,
+                error_streak_before=lease.host_error_streak,
+            ).next_start
+
+        try:
+            answer = request_check(self.fetcher, self.clock, lease.url, get_at=get_at)
+        except FetchError as error:
+            return self._no_answer(
+                lease, error, started=started, robots_delay=robots_delay, check_method="HEAD"
+            )
+        result = answer.result
+        finished = self.clock.now()
+        if result.status in _RETRY_STATUSES:
+            return self._failed_status(
+                lease,
+                result,
+                started=started,
+                robots_delay=robots_delay,
+                check_method=answer.method,
+            )
+        pace = pace_after(
+            self.pace,
+            finished_at=finished,
+            robots_delay=robots_delay,
+            response_seconds=result.elapsed_seconds,
+            error_streak_before=lease.host_error_streak,
+        )
+        redirect_to, too_many = self._redirect(lease, result)
+        outcome = _outcome(
+            result,
+            too_many,
+            noindex=False,
+            nofollow=False,
+            check_method=answer.method,
+            kind=becomes,
+        )
+        completion = Completion(
+            lease=lease,
+            outcome=outcome,
+            next_fetch_at=pace.next_start,
+            host_delay_seconds=pace.delay_seconds,
+            host_pace=_record(pace, result.elapsed_seconds, robots_delay),
+            redirect_to=redirect_to,
+        )
+        broken = too_many is not None or result.status >= 400
+        return VisitResult(completion=completion, checked=True, check_broken=broken)
 
     def _redirect(self, lease: Lease, result: FetchResult) -> tuple[str | None, str | None]:
         """``(target to queue, error)`` of a redirect: a hop beyond ``max_redirects`` is an
@@ -452,6 +551,52 @@ class Visitor:
             },
         )
 
+    def _no_answer(
+        self,
+        lease: Lease,
+        error: FetchError,
+        *,
+        started: datetime,
+        robots_delay: float,
+        check_method: str | None = None,
+    ) -> VisitResult:
+        """No response: a time-out or a refused connection is the server's trouble, and no
+        response time. ``check_method``: the lease is a check (L2)."""
+        return self._failed(
+            lease,
+            str(error),
+            None,
+            started=started,
+            robots_delay=robots_delay,
+            temporary=error.temporary,
+            failure="host" if error.host_trouble else "page",
+            kind=CHECK if check_method else None,
+            check_method=check_method,
+        )
+
+    def _failed_status(
+        self,
+        lease: Lease,
+        result: FetchResult,
+        *,
+        started: datetime,
+        robots_delay: float,
+        check_method: str | None = None,
+    ) -> VisitResult:
+        """A status worth retrying (429, 5xx), with its Retry-After."""
+        return self._failed(
+            lease,
+            f"HTTP {result.status}",
+            result,
+            started=started,
+            robots_delay=robots_delay,
+            temporary=True,
+            failure=failure_of_status(result.status),
+            retry_after=result.retry_after_seconds(self.clock.now()),
+            kind=CHECK if check_method else None,
+            check_method=check_method,
+        )
+
     def _failed(
         self,
         lease: Lease,
@@ -463,6 +608,8 @@ class Visitor:
         temporary: bool,
         failure: Failure,
         retry_after: float | None = None,
+        kind: str | None = None,
+        check_method: str | None = None,
     ) -> VisitResult:
         """C7, P3: the host's pace reacts to the failure (``pace_after``), and a temporary
         failure is retried on the URL's own schedule (``url_retry_at``) a bounded number of
@@ -495,9 +642,13 @@ class Visitor:
             next_fetch_at=pace.next_start,
             retry_at=retry_at,
             host_pace=_record(pace, response_seconds, robots_delay),
+            kind=kind,
+            check_method=check_method,
         )
         if retry_at is not None:
             return VisitResult()
+        if kind == CHECK:
+            return VisitResult(checked=True, check_broken=True)
         page = Page(
             url=lease.url,
             status=status,

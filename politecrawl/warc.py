@@ -260,8 +260,11 @@ class ArchivingFetcher(Fetcher):
         etag: str | None = None,
         last_modified: str | None = None,
         max_bytes: int | None = None,
+        method: str = "GET",
     ) -> FetchResult:
-        result = super().fetch(url, etag=etag, last_modified=last_modified, max_bytes=max_bytes)
+        result = super().fetch(
+            url, etag=etag, last_modified=last_modified, max_bytes=max_bytes, method=method
+        )
         record_id = self.archive.record(result)
         return replace(result, exchange=None, archived_as=record_id)  # the raw bytes are kept
 

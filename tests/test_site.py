@@ -22,8 +22,24 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import pytest
 import requests
-from tests.site import Page, Request, TrapGuard, Truth, audit, build_site, fixtures, serve
+from tests.site import (
+    CheckTruth,
+    Page,
+    Request,
+    TrapGuard,
+    Truth,
+    audit,
+    build_site,
+    fixtures,
+    serve,
+)
 from tests.site.build_main import CHAIN_REDIRECTS, META_CASES
+from tests.site.build_outbound import (
+    FRAGMENTS,
+    OUTBOUND_CRAWL_DELAY,
+    OUTBOUND_KEYS,
+    OUTBOUND_SLOW_SECONDS,
+)
 from tests.site.canonical import host_of, origin_of, path_of
 from tests.site.model import redirect
 from tests.site.pages import read_html
@@ -65,7 +81,9 @@ def test_o1_each_origin_has_its_own_loopback_address(web):
     assert all(a.startswith("127.0.0.") and a != "127.0.0.1" for a in addresses)
     assert all(base.rsplit(":", 1)[1] != "0" for base in web.bases.values())
     assert web.url("outside") not in web.seeds
-    assert len(web.seeds) == len(addresses) - 1
+    unseeded = {"outside"} | OUTBOUND_KEYS  # C1, L1: out of the crawl's scope
+    assert {o.key for o in web.site.origins if not o.seeded} == unseeded
+    assert len(web.seeds) == len(addresses) - len(unseeded)
 
 
 def test_truth_lists_are_disjoint_and_every_fetch_is_described(web):
@@ -707,6 +725,290 @@ def test_s1_without_sitemaps_the_truth_is_the_old_one(web):
     )
 
 
+# --- link checking (L1-L5): the servers, the truth -----------------------------------------------
+
+
+def linkcheck_truth(web, **options) -> Truth:
+    """The truth of ``politecrawl check <linkcheck>``: only that origin in scope (L5)."""
+    for name in ("check_outbound", "check_resources", "check_fragments"):
+        options.setdefault(name, True)
+    return web.truth(seeds=[web.url("linkcheck")], **options)
+
+
+def test_l1_the_outbound_origins_answer_as_described(web):
+    for path, status in [("ok", 200), ("missing", 404), ("gone", 410), ("nofollowed", 200)]:
+        assert get(web.url("out-status", f"/{path}.html")).status_code == status, path
+    assert [get(web.url("out-status", "/broken.html")).status_code for _ in range(3)] == [500] * 3
+    assert get(web.url("out-status", "/js/missing.js")).status_code == 404
+    url, hops = web.url("out-redirect", "/old.html"), []
+    while (answer := get(url)).is_redirect:
+        hops.append(answer.status_code)
+        url = urljoin(url, answer.headers["Location"])
+    assert (hops, url, answer.status_code) == (
+        [301, 301],
+        web.url("out-status", "/moved-here.html"),
+        200,
+    )
+    assert "Disallow: /private/" in get(web.url("out-robots", "/robots.txt")).text
+    assert get(web.url("out-robots", "/private/page.html")).status_code == 200  # robots only asks
+    delay = get(web.url("out-delay", "/robots.txt")).text
+    assert f"Crawl-delay: {OUTBOUND_CRAWL_DELAY:g}\n" in delay
+    assert get(web.url("out-redirect", "/robots.txt")).status_code == 404
+    onward = read_html(get(web.url("out-status", "/ok.html")).content).anchors
+    assert {href for href, _ in onward} == {
+        web.url("out-status", "/deeper.html"),
+        web.url("out-delay", "/from-outbound.html"),
+    }
+
+
+def test_l2_a_server_refusing_head_answers_get_and_the_log_has_both_methods(web):
+    page = web.url("out-head", "/page.html")
+    refused = requests.head(page, timeout=10)
+    assert (refused.status_code, refused.headers["Allow"]) == (405, "GET")
+    assert requests.head(web.url("out-head", "/page-501.html"), timeout=10).status_code == 501
+    answered = get(page)
+    assert answered.status_code == 200
+    assert "GET only" in answered.text
+    assert requests.head(web.url("out-status", "/ok.html"), timeout=10).status_code == 200
+    assert [(e.method, e.path_with_query, e.status) for e in web.log] == [
+        ("HEAD", "/page.html", 405),
+        ("HEAD", "/page-501.html", 501),
+        ("GET", "/page.html", 200),
+        ("HEAD", "/ok.html", 200),
+    ]
+
+
+def test_l1_c7_a_client_giving_up_on_the_slow_page_is_logged_when_it_left(web):
+    assert web.site.options["outbound_slow_seconds"] == OUTBOUND_SLOW_SECONDS == 3.0
+    started = time.monotonic()
+    with pytest.raises(requests.Timeout):
+        requests.head(web.url("out-slow", "/slow.html"), timeout=0.5)
+    deadline = time.monotonic() + 2
+    while not len(web.log) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    (entry,) = web.log
+    assert (entry.method, entry.status) == ("HEAD", 499)
+    assert 0.4 < entry.finished_at - entry.started_at < 1.5  # when it left, not after 3 s
+    assert time.monotonic() - started < 2.5
+    with serve(build_site(outbound_slow_seconds=0.3)) as quick:
+        answer = requests.get(quick.url("out-slow", "/slow.html"), timeout=5)
+        assert answer.status_code == 200
+        assert quick.log[-1].finished_at - quick.log[-1].started_at >= 0.29
+
+
+def test_l1_l3_l4_the_linkcheck_pages_link_out_and_hold_resources_and_anchors(web):
+    def facts(path):
+        return read_html(get(web.url("linkcheck", path)).content)
+
+    home, docs = facts("/"), facts("/docs.html")
+    hrefs = {href for href, _ in home.anchors}
+    assert web.url("out-status", "/broken.html") in hrefs
+    assert ("A nofollow outbound link") in home.anchor_texts
+    assert (web.url("out-status", "/nofollowed.html"), "nofollow") in home.anchors
+    assert [r.src for r in docs.resources] == [
+        "/css/site.css",
+        web.url("out-status", "/js/missing.js"),
+        "/img/logo.png",
+        "/img/missing.png",
+        "/img/small.png",
+        "/img/small.png",
+        "/img/large.png",
+    ]
+    assert docs.resources[2].text == "The logo"
+    assert facts("/anchors.html").ids >= {"present", "named", "café"}
+    assert get(web.url("linkcheck", "/img/missing.png")).status_code == 404
+    assert get(web.url("linkcheck", "/moved.html")).status_code == 308
+
+
+def test_l1_without_checking_the_truth_never_leaves_the_site(web):
+    truth = web.truth()
+    outbound = {url for url in truth.never if origin_of(url) in outbound_bases(web)}
+    assert outbound
+    assert {truth.never[url][:2] for url in outbound} == {"C1", "T6"}  # T6: nofollowed.html
+    assert not {url for url in truth.must if origin_of(url) in outbound_bases(web)}
+    assert {"linkcheck/", "linkcheck/docs.html", "linkcheck/moved.html"} <= short(web, truth.must)
+    assert short(web, truth.may) >= {  # resources, like any <img>: embedded, not links
+        "linkcheck/img/logo.png",
+        "linkcheck/img/missing.png",
+        "linkcheck/img/large.png",
+        "linkcheck/css/site.css",
+    }
+    assert (truth.checked, truth.checked_forbidden, truth.missing_fragments) == ({}, {}, set())
+    assert truth.head_then_get == frozenset()
+
+
+def outbound_bases(web) -> set[str]:
+    return {web.base(key) for key in OUTBOUND_KEYS}
+
+
+def test_l1_the_truth_checks_each_outbound_link_once_and_never_deeper(web):
+    truth = linkcheck_truth(web, check_resources=False)
+    assert short(web, truth.checked) == {
+        "out-status/ok.html",
+        "out-status/missing.html",
+        "out-status/gone.html",
+        "out-status/broken.html",
+        "out-status/moved-here.html",  # the end of out-redirect's chain
+        "out-redirect/old.html",
+        "out-redirect/older.html",
+        "out-head/page.html",
+        "out-head/page-501.html",
+        "out-robots/public.html",
+        "out-delay/a.html",
+        "out-delay/b.html",
+        "out-delay/c.html",
+        "out-delay/d.html",
+        "out-slow/slow.html",
+    }
+    statuses = {named(web, url): found.status for url, found in truth.checked.items()}
+    assert statuses["out-status/missing.html"] == 404
+    assert statuses["out-status/gone.html"] == 410
+    assert statuses["out-status/broken.html"] == 500
+    assert statuses["out-slow/slow.html"] == 200  # 3 s < the default 30 s time-out
+    assert short(web, truth.checked_broken) == {
+        "out-status/missing.html",
+        "out-status/gone.html",
+        "out-status/broken.html",
+    }
+    assert web.url("out-status", "/broken.html") in truth.repeatable  # 5xx: retried
+    assert set(truth.checked) <= truth.must
+    assert {f"{key}/robots.txt" for key in OUTBOUND_KEYS} <= short(web, truth.must)  # O2
+    forbidden = web.url("out-robots", "/private/page.html")
+    assert truth.checked_forbidden == {forbidden: truth.never[forbidden]}
+    assert truth.never[forbidden].startswith("M7")
+    for url in ("out-status/deeper.html", "out-delay/from-outbound.html", "out-head/"):
+        key, path = url.split("/", 1)
+        assert truth.never[web.url(key, "/" + path)].startswith("L1"), url
+    assert not any(
+        path_of(url) == "/sitemap.xml"
+        for url in truth.must - set(truth.checked)
+        if origin_of(url) in outbound_bases(web)
+    )  # L1: no sitemap read
+    assert truth.crawl_delays[web.host("out-delay")] == OUTBOUND_CRAWL_DELAY
+    assert truth.delays(0.1)[web.host("out-delay")] == OUTBOUND_CRAWL_DELAY
+    assert truth.delays(0.1)[web.host("out-status")] == 0.1
+    assert all(host_of(url).startswith("127.") for url in truth.must | set(truth.never))
+    missing = truth.checked[web.url("out-status", "/missing.html")]
+    assert [(named(web, r.page), r.text, r.resource) for r in missing.referrers] == [
+        ("linkcheck/", "A missing outbound page", False),
+        ("linkcheck/docs.html", "The missing page, again", False),
+    ]
+    assert all(r.line > 0 for r in missing.referrers)
+    nofollowed = web.url("out-status", "/nofollowed.html")
+    assert truth.never[nofollowed].startswith("T6")  # a check is a request: T6 holds
+    assert nofollowed in linkcheck_truth(web, check_nofollow=True).checked  # as LinkChecker
+    # the in-scope crawl is the same with or without checks
+    plain = web.truth(seeds=[web.url("linkcheck")])
+    assert plain.must == {u for u in truth.must if origin_of(u) == web.base("linkcheck")}
+
+
+def test_l1_with_every_seed_main_links_and_redirects_to_outside_become_checks(web):
+    truth = web.truth(check_outbound=True)
+    assert {"outside/", "outside/landing.html"} <= short(web, truth.checked)
+    assert truth.checked[web.url("outside", "/landing.html")].redirected_from == web.url(
+        "main", "/redir/to-outside"
+    )
+    assert truth.never[web.url("outside", "/sitemap.xml")].startswith("C1")  # not a link
+    assert truth.never[web.url("outside", "/p/1.html")].startswith("L1")
+    assert truth.never["https://docs.python.org/sitemap.xml"].startswith("C1")
+    plain = web.truth()
+    assert plain.must <= truth.must
+    assert all(u in truth.checked or path_of(u) == "/robots.txt" for u in truth.must - plain.must)
+    assert all(host_of(url).startswith("127.") for url in truth.must)
+
+
+def test_l2_head_then_get_and_a_time_out(web):
+    truth = linkcheck_truth(web)
+    assert short(web, truth.head_then_get) == {"out-head/page.html", "out-head/page-501.html"}
+    methods = {named(web, url): found.method for url, found in truth.checked.items()}
+    assert methods["out-head/page.html"] == methods["out-head/page-501.html"] == "HEAD,GET"
+    assert {m for url, m in methods.items() if not url.startswith("out-head/")} == {"HEAD"}
+    assert truth.checked[web.url("out-head", "/page.html")].status == 200
+    impatient = linkcheck_truth(web, response_timeout_seconds=1.0)
+    slow = impatient.checked[web.url("out-slow", "/slow.html")]
+    assert (slow.status, slow.error, slow.method, slow.broken) == (None, "time-out", "HEAD", True)
+    assert slow.url in impatient.checked_broken & impatient.repeatable
+    assert slow.url not in impatient.head_then_get  # a time-out is not a refused HEAD
+
+
+def test_l1_c4_a_redirect_chain_is_checked_hop_by_hop_and_permanent_ones_reported(web):
+    truth = linkcheck_truth(web)
+    old, older = web.url("out-redirect", "/old.html"), web.url("out-redirect", "/older.html")
+    end = web.url("out-status", "/moved-here.html")
+    assert (truth.checked[old].status, truth.checked[old].location) == (301, older)
+    assert (truth.checked[older].location, truth.checked[older].redirected_from) == (end, old)
+    assert (truth.checked[end].status, truth.checked[end].referrers) == (200, ())
+    assert truth.permanent_redirects == {
+        old: end,  # older.html is a hop, not a link on a page
+        web.url("linkcheck", "/moved.html"): web.url("linkcheck", "/new-home.html"),
+    }
+    short_chain = linkcheck_truth(web, max_redirects=1)
+    assert short_chain.never[end].startswith("C4")
+    whole = web.truth()
+    assert {named(web, u) for u in whole.permanent_redirects} >= {
+        "main/redir/301",
+        "main/redir/308",
+        "main/redir/to-private",
+        "sitemaps/old.html",
+    }
+    assert web.url("main", "/redir/302") not in whole.permanent_redirects
+    assert whole.permanent_redirects[web.url("main", "/redir/to-private")] == web.url(
+        "main", "/private/redirected.html"
+    )
+
+
+def test_l3_resources_are_checked_in_scope_and_out(web):
+    truth = linkcheck_truth(web)
+    resources = {
+        "linkcheck/css/site.css": 200,
+        "linkcheck/img/logo.png": 200,
+        "linkcheck/img/missing.png": 404,
+        "linkcheck/img/small.png": 200,  # src and srcset: one check
+        "linkcheck/img/large.png": 200,  # srcset's second candidate
+        "out-status/js/missing.js": 404,  # an outbound script
+    }
+    checked = {named(web, url): found for url, found in truth.checked.items()}
+    assert {url: checked[url].status for url in resources} == resources
+    assert all(checked[url].resource for url in resources)
+    assert not checked["out-status/ok.html"].resource
+    assert [r.text for r in checked["linkcheck/img/logo.png"].referrers] == ["The logo"]
+    assert {"linkcheck/img/missing.png", "out-status/js/missing.js"} <= short(
+        web, truth.checked_broken
+    )
+    pages_only = linkcheck_truth(web, check_resources=False)
+    assert not set(resources) & short(web, set(pages_only.checked) | pages_only.must)
+    everything = web.truth(check_resources=True)  # main's <img> too
+    assert everything.checked[web.url("main", "/files/pixel.gif")].status == 200
+    assert web.url("main", "/files/pixel.gif") not in everything.may
+
+
+def test_l4_missing_fragments(web):
+    truth = linkcheck_truth(web)
+    docs, anchors, more = (
+        web.url("linkcheck", p) for p in ("/docs.html", "/anchors.html", "/more.html")
+    )
+    assert truth.missing_fragments == {(docs, anchors, "absent"), (more, more, "nowhere")}
+    assert [f for f, present in FRAGMENTS.items() if not present] == ["absent"]
+    assert linkcheck_truth(web, check_fragments=False).missing_fragments == frozenset()
+    assert linkcheck_truth(web, check_fragments=False).must == truth.must  # no request
+    whole = web.truth(check_fragments=True)
+    assert (web.url("main", "/"), web.url("main", "/about.html"), "team") in whole.missing_fragments
+
+
+def test_l5_a_check_like_truth_is_consistent(web):
+    truth = linkcheck_truth(web)
+    assert not truth.must & set(truth.never)
+    assert not truth.may & (truth.must | set(truth.never))
+    assert set(truth.checked) <= truth.must
+    assert set(truth.checked_forbidden) <= set(truth.never)
+    assert truth.checked_broken <= set(truth.checked)
+    assert truth.head_then_get <= set(truth.checked)
+    assert web.url("linkcheck", "/sitemap.xml") in truth.sitemaps  # sitemaps on (L5)
+    assert not truth.missing_from_sitemaps
+    assert not truth.orphans
+    assert not truth.indexable & set(truth.checked)  # a check is never a page
+
+
 # --- the auditors, on synthetic logs -------------------------------------------------------------
 
 A = "http://127.0.0.2:1000"
@@ -795,6 +1097,108 @@ def test_audit_robots_first_needs_an_answer_with_an_outcome():
     assert audit(failed, TRUTH, delays={}).robots_first == (A + "/", A + "/a")
     retried = [req("/robots.txt", 0.0, 0.05, status=500), req("/robots.txt", 0.1, 0.15)]
     assert audit([*retried, b_robots, page, page_a], TRUTH, delays={}).ok
+
+
+# --- the auditors and link checks (L1, L2) -------------------------------------------------------
+
+C = "http://127.0.0.4:1000"
+CHECK_TRUTH = Truth(
+    agent="politecrawl",
+    seeds=(A + "/",),
+    must=frozenset({A + "/robots.txt", A + "/", C + "/robots.txt", C + "/head", C + "/hater"}),
+    never={C + "/private": "M7: robots.txt 'Disallow: /private'"},
+    may=frozenset(),
+    indexable=frozenset({A + "/"}),
+    noindex=frozenset(),
+    repeatable=frozenset({A + "/robots.txt", C + "/robots.txt"}),
+    crawl_delays={"127.0.0.2": None, "127.0.0.4": 0.3},
+    robots_chains={A: (A + "/robots.txt",), C: (C + "/robots.txt",)},
+    outcomes={A: "rules", C: "rules"},
+    checked={
+        C + "/head": CheckTruth(C + "/head", 200),
+        C + "/hater": CheckTruth(C + "/hater", 200, "HEAD,GET"),
+    },
+    checked_forbidden={C + "/private": "M7: robots.txt 'Disallow: /private'"},
+    head_then_get=frozenset({C + "/hater"}),
+)
+CHECK_DELAYS = {"127.0.0.2": 0.2, "127.0.0.4": 0.3}
+CHECK_CLEAN = [
+    req("/robots.txt", 0.0, 0.1),
+    req("/", 0.3, 0.4),
+    req("/robots.txt", 0.5, 0.6, origin=C),
+    req("/head", 1.0, 1.1, origin=C, method="HEAD"),
+    req("/hater", 1.5, 1.6, origin=C, method="HEAD", status=405),
+    req("/hater", 2.0, 2.1, origin=C),
+]
+
+
+def test_l2_audit_a_head_and_its_get_are_one_check_and_paced():
+    result = audit(CHECK_CLEAN, CHECK_TRUTH, delays=CHECK_DELAYS)
+    assert result.ok, result.report()
+    close = [*CHECK_CLEAN[:5], req("/hater", 1.7, 1.8, origin=C)]  # GET 0.1 s after HEAD
+    assert [g.after for g in audit(close, CHECK_TRUTH, delays=CHECK_DELAYS).gap_violations] == [
+        C + "/hater"
+    ]
+    twice = [*CHECK_CLEAN, req("/head", 3.0, 3.1, origin=C, method="HEAD")]
+    assert audit(twice, CHECK_TRUTH, delays=CHECK_DELAYS).duplicates == {f"{C}/head (HEAD)": 2}
+
+
+@pytest.mark.parametrize(
+    ("log", "finding"),
+    [
+        ([*CHECK_CLEAN[:3], req("/head", 1.0, 1.1, origin=C), *CHECK_CLEAN[4:]], "starts with"),
+        ([*CHECK_CLEAN, req("/head", 3.0, 3.1, origin=C)], "no GET needed"),
+        (CHECK_CLEAN[:5], "a GET must follow"),
+    ],
+)
+def test_l2_audit_checks_head_first_and_get_only_after_a_refused_head(log, finding):
+    result = audit(log, CHECK_TRUTH, delays=CHECK_DELAYS)
+    assert not result.ok
+    assert len(result.check_methods) == 1
+    assert finding in result.check_methods[0]
+
+
+def test_l1_audit_a_check_forbidden_by_robots_and_a_missed_check():
+    forbidden = [*CHECK_CLEAN, req("/private", 3.0, 3.1, origin=C, method="HEAD")]
+    assert audit(forbidden, CHECK_TRUTH, delays=CHECK_DELAYS).forbidden == (
+        (C + "/private", "M7: robots.txt 'Disallow: /private'"),
+    )
+    missing = [r for r in CHECK_CLEAN if r.path_with_query != "/head"]
+    assert audit(missing, CHECK_TRUTH, delays=CHECK_DELAYS).missed == (C + "/head",)
+    gave_up = [req("/robots.txt", 0.0, 0.5, origin=C, status=499), *CHECK_CLEAN[3:]]
+    early = audit([*CHECK_CLEAN[:2], *gave_up], CHECK_TRUTH, delays={})
+    assert early.robots_first  # a robots.txt the client gave up on has no outcome (O2)
+
+
+def test_l1_l2_a_polite_replay_of_a_check_audits_clean_and_a_second_level_fetch_does_not():
+    site = build_site(crawl_delay_seconds=0.01, slow_seconds=0.1)
+    with serve(site) as running, requests.Session() as session:
+        truth = linkcheck_truth(running, response_timeout_seconds=1.0)
+        delays = truth.delays(0.01)
+        robots = {url for chain in truth.robots_chains.values() for url in chain}
+        for origin, chain in sorted(truth.robots_chains.items()):
+            for url in chain:
+                session.get(url, allow_redirects=False, timeout=10)
+            for url in sorted(u for u in truth.must - robots if u.startswith(origin + "/")):
+                wait = delays[host_of(url)] + 0.005
+                time.sleep(wait)
+                if url not in truth.checked:
+                    session.get(url, allow_redirects=False, timeout=10)
+                    continue
+                try:
+                    session.head(url, allow_redirects=False, timeout=1.0)
+                except requests.Timeout:
+                    assert truth.checked[url].error == "time-out"
+                    continue
+                if url in truth.head_then_get:
+                    time.sleep(wait)
+                    session.get(url, allow_redirects=False, timeout=10)
+        time.sleep(0.1)  # the slow server notices the client left
+        result = audit(running.log, truth, delays=delays)
+        assert result.ok, result.report()
+        session.head(running.url("out-status", "/deeper.html"), timeout=10)
+        bad = audit(running.log, truth, delays=delays)
+        assert [why[:2] for _, why in bad.forbidden] == ["L1"]
 
 
 # --- a real log: a polite replay of the truth, audited -------------------------------------------

@@ -71,3 +71,36 @@ def test_a_fake_clock_drives_the_crawl_delays_and_max_duration_without_waiting(t
     assert 3 <= summary.pages + summary.sitemaps <= 6
     assert summary.sitemaps == 1
     assert summary.queued > 0
+
+
+def test_p3_a_crawl_ends_after_its_last_request_not_after_the_back_off_of_a_failing_host(
+    tmp_path,
+):
+    # The last request the crawl makes fails (500 for good): its host is backed off, but with
+    # nothing left to ask it the crawl ends at once instead of waiting the back-off out.
+    clock = FakeClock()
+    asked_at: list[float] = []
+
+    class Timed(ScriptedFetcher):
+        def fetch(self, url, **options):  # type: ignore[no-untyped-def]
+            asked_at.append(clock.monotonic())
+            return super().fetch(url, **options)
+
+    fetcher = Timed(
+        {
+            f"{SITE}/": Answer(200, '<a href="/broken">b</a>'),
+            f"{SITE}/broken": Answer(500, "oops"),
+        }
+    )
+    config = CrawlConfig(
+        database=str(tmp_path / "c.db"), delay_seconds=1.0, workers=2, max_retries=2
+    )
+    start = clock.monotonic()
+    with Crawler(config, fetcher=fetcher, clock=clock) as crawler:
+        crawler.add_seeds([f"{SITE}/"])
+        crawler.run()
+    assert fetcher.requests.count(f"{SITE}/broken") == 3  # the first try and two retries
+    assert crawler.summary.stopped_because == "finished"
+    ended = clock.monotonic()
+    assert asked_at[-1] - start > 5  # the retries waited (2 s, then 4 s, at least)
+    assert ended - asked_at[-1] < 1.0  # and nothing was waited for after the last request

@@ -98,13 +98,22 @@ def report_command(args: argparse.Namespace) -> int:
         build_report,
         render_csv,
         render_json,
+        render_junit,
         render_text,
     )
     from politecrawl.report.html import render_html  # noqa: PLC0415
 
     if args.compare or args.pass_number is not None:
+        if args.format == "junit":
+            raise UserInputError("--compare has no junit format (text, csv, json or html)")
         return _compare_command(args)
-    renderers = {"text": render_text, "csv": render_csv, "json": render_json, "html": render_html}
+    renderers = {
+        "text": render_text,
+        "csv": render_csv,
+        "json": render_json,
+        "html": render_html,
+        "junit": render_junit,
+    }
     agent, max_redirects = _crawl_settings(args.db)
     database = open_database(args.db, create=False)
     try:

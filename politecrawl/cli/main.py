@@ -75,6 +75,21 @@ def _add_crawl_commands(commands: Any) -> None:
         help="revisit only pages fetched longer ago than this (90s, 30m, 12h, 7d)",
     )
     recrawl.set_defaults(run=_later("politecrawl.cli.run", "recrawl_command"))
+    check = commands.add_parser(
+        "check",
+        help="check a site for broken links, outbound links, resources and #fragments (exit 1 "
+        "when something is broken)",
+    )
+    check.add_argument("site", help="the site's URL (its origin is crawled)")
+    add_crawl_options(check, with_scope=False)
+    check.add_argument(
+        "--format",
+        choices=("text", "csv", "json", "html", "junit"),
+        default="text",
+        help="the report's format: text (default), csv, json, html or junit (for CI)",
+    )
+    check.add_argument("--out", help="write the report to this file instead of standard output")
+    check.set_defaults(run=_later("politecrawl.cli.check", "check_command"))
 
 
 def _add_demo_command(commands: Any) -> None:
@@ -100,9 +115,9 @@ def _add_inspect_commands(commands: Any) -> None:
     report.add_argument("--db", required=True, help="crawl database: a path or a SQLAlchemy URL")
     report.add_argument(
         "--format",
-        choices=("text", "csv", "json", "html"),
+        choices=("text", "csv", "json", "html", "junit"),
         default="text",
-        help="text (default), csv, json or one self-contained html page",
+        help="text (default), csv, json, one self-contained html page, or junit (CI systems)",
     )
     report.add_argument("--out", help="write to this file instead of standard output")
     report.add_argument(

@@ -29,6 +29,9 @@ FLAG_FIELDS = {
     "timeout": "response_timeout_seconds",
     "sitemaps": "sitemaps",
     "sitemap_lastmod": "sitemap_lastmod",
+    "check_outbound": "check_outbound",
+    "check_resources": "check_resources",
+    "check_fragments": "check_fragments",
 }
 _DEFAULTS = CrawlConfig()
 
@@ -121,6 +124,18 @@ def add_crawl_options(parser: argparse.ArgumentParser, *, with_scope: bool = Tru
         help="in a recrawl, a page whose sitemap lastmod is older than its last fetch: "
         f"revalidate it, or skip it (default: {_DEFAULTS.sitemap_lastmod})",
     )
+    for name, what in (
+        ("outbound", "links leaving the site, once each, never followed (HEAD, else GET)"),
+        ("resources", "the pages' images, stylesheets, scripts, frames and media"),
+        ("fragments", "that page#section links find their section"),
+    ):
+        option(
+            f"--check-{name}",
+            action="store_const",
+            const=True,
+            default=None,
+            help=f"check {what} (default: off; on for `politecrawl check`)",
+        )
     option("--output", type=Path, metavar="FILE", help="append fetched URLs as JSON lines")
     option("--warc", metavar="DIR", help="write every request and response to WARC files in DIR")
     verbosity = parser.add_mutually_exclusive_group()

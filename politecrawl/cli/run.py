@@ -111,8 +111,10 @@ def crawl(
     seeds: list[str],
     recrawl: bool = False,
     max_age: timedelta | None = None,
+    summary_out: TextIO | None = None,
 ) -> int:
-    """Run the crawl with a progress display; print the summary; return the exit status."""
+    """Run the crawl with a progress display; print the summary (on standard output, or
+    ``summary_out``); return the exit status."""
     interrupted = False
     seed_notes = _SeedNotes(config.agent)
     with Crawler(config, on_excluded=seed_notes.check) as crawler:
@@ -154,7 +156,7 @@ def crawl(
             if output is not None:
                 output.close()
         summary = crawler.summary
-    print_summary(summary, sys.stdout)
+    print_summary(summary, summary_out or sys.stdout)
     if summary.already_finished:
         print(
             f"politecrawl: the crawl in {config.database} was already finished "
@@ -172,7 +174,8 @@ def crawl(
         return EXIT_INTERRUPTED
     # 1: something for a person to look at: broken pages this run, failed or deferred work, or
     # seeds that robots.txt keeps us from (so that `|| mail ...` in a cron line fires).
-    if summary.errors or summary.deferred or summary.failed or seed_notes.refused:
+    broken = summary.errors or summary.broken_checks
+    if broken or summary.deferred or summary.failed or seed_notes.refused:
         return EXIT_UNFINISHED
     return EXIT_FINISHED
 
@@ -237,6 +240,11 @@ def print_summary(summary: CrawlSummary, out: TextIO) -> None:
             else ""
         )
         print(f"{summary.sitemaps} sitemaps read{spared}.", file=out)
+    if summary.checks:
+        print(
+            f"{summary.checks} links and resources checked, {summary.broken_checks} broken.",
+            file=out,
+        )
 
 
 def _open_output(path: Path | None) -> TextIO | None:

@@ -6,17 +6,19 @@ with every page linking to them, redirect chains followed hop by hop (loops and 
 than the crawl follows marked, C4), URLs excluded by robots.txt with the deciding line, URLs
 out of scope or caught by a trap guard (C1, C3), noindex and nofollow pages (T5), deferred
 origins and URLs with why and until when (O6), slow pages, each origin's robots.txt outcome
-(O3-O8), the crawled URLs on which the draft and RFC 9309 semantics disagree (M6), and the
-sitemap audit (S4, built by ``politecrawl.report.sitemaps``). Sitemaps appear in the audit
-only, never among the pages.
+(O3-O8), the crawled URLs on which the draft and RFC 9309 semantics disagree (M6), the
+sitemap audit (S4, built by ``politecrawl.report.sitemaps``) and the link checks (L1-L4, built
+by ``politecrawl.report.checks``). Sitemaps appear in the audit only, checks (links leaving
+the site, resources) in the link checks only, never among the pages.
 Render it with ``politecrawl.report.text`` (``render_text``, ``render_csv``, ``render_json``)
 or ``politecrawl.report.html.render_html``. ``render_history`` tells one URL's story for
 ``politecrawl why``: for a page, the sitemaps that list it; for a sitemap, what reading it
-found.
+found; for a check, that it is one and how it was asked (L2).
 """
 
 from __future__ import annotations
 
+from politecrawl.report.checks import build_link_checks, referrer
 from politecrawl.report.exclusions import as_text, robots_exclusion
 from politecrawl.report.model import (
     BrokenLink,
@@ -26,14 +28,20 @@ from politecrawl.report.model import (
     DirectivePage,
     Disagreement,
     RedirectChain,
-    Referrer,
     Report,
     RobotsOutcomeRow,
     ScopeExclusion,
     SlowPage,
 )
 from politecrawl.report.sitemaps import build_sitemap_audit, sitemap_outcome
-from politecrawl.report.tables import describe, number, printable, when, without_spec_ids
+from politecrawl.report.tables import (
+    describe,
+    number,
+    printable,
+    referrer_note,
+    when,
+    without_spec_ids,
+)
 from politecrawl.robots import Verdict, parse_robots
 from politecrawl.store import Database, reading, sitemap_reading
 from politecrawl.store.reading_types import OriginRobots, SitemapRow, UrlHistory, UrlRow
@@ -92,6 +100,7 @@ def build_report(
         robots_outcomes=outcomes,
         disagreements=disagreements,
         sitemaps=build_sitemap_audit(database),
+        checks=build_link_checks(database, max_redirects=max_redirects),
     )
 
 
@@ -105,7 +114,7 @@ def _broken_links(database: Database) -> tuple[BrokenLink, ...]:
             item.row.status,
             item.row.state,
             item.row.error,
-            tuple(Referrer(ref.url, ref.nofollow) for ref in item.referrers),
+            tuple(map(referrer, item.referrers)),
             tuple(listing.sitemap for listing in listed.get(item.row.id, ())),
         )
         for item in broken
@@ -214,8 +223,11 @@ def render_history(history: UrlHistory, *, agent: str | None = None) -> str:
     facts: list[tuple[str, str]] = []
     if history.sitemap is not None:
         facts += _sitemap_facts(history.sitemap)
+    if row.kind == "check":
+        facts.append(("kind", "check (a link leaving the site or a resource: status only)"))
     facts += [
         ("state", row.state + (f" ({row.reason})" if row.reason else "")),
+        ("checked with", row.check_method or ""),
         ("detail", without_spec_ids(describe(row.detail))),
         ("status", number(row.status)),
         ("redirects to", row.final_url or ""),
@@ -245,9 +257,10 @@ def render_history(history: UrlHistory, *, agent: str | None = None) -> str:
     out = [printable(row.url)]
     out += [f"  {label.ljust(width)}  {printable(value)}" for label, value in facts if value]
     out.append(f"  linked from ({len(history.referrers)}):")
+    notes = [referrer_note(referrer(ref)) for ref in history.referrers]
     out += [
-        f"    {printable(ref.url)}" + (" (nofollow)" if ref.nofollow else "")
-        for ref in history.referrers
+        f"    {printable(ref.url)}" + (f" ({printable(note)})" if note else "")
+        for ref, note in zip(history.referrers, notes, strict=True)
     ] or ["    nobody"]
     if history.listings:
         out.append(f"  listed in sitemaps ({len(history.listings)}):")

@@ -16,6 +16,7 @@ import re
 from html import escape
 
 from politecrawl.report.assets import SCRIPT, STYLE
+from politecrawl.report.check_tables import check_summary, check_tables
 from politecrawl.report.model import Report
 from politecrawl.report.sitemap_tables import sitemap_summary, sitemap_tables
 from politecrawl.report.tables import Cell, Line, Table, printable, summary, tables
@@ -86,7 +87,9 @@ def _table(table: Table) -> str:
 
 
 # Sections that describe the crawl rather than problems: their counts are not alarming.
-_NEUTRAL = frozenset(("robots_outcomes", "redirect_chains", "directive_pages", "sitemaps"))
+_NEUTRAL = frozenset(
+    ("robots_outcomes", "redirect_chains", "directive_pages", "sitemaps", "redirects_to_update")
+)
 
 
 def _card(label: str, value: int, anchor: str | None = None) -> str:
@@ -116,9 +119,9 @@ def render_html(report: Report) -> str:
         f"<code>{escape(report.database)}</code> · slow means over "
         f"{report.slow_seconds:g} s"
     )
-    groups = (*summary(report), *sitemap_summary(report))
+    groups = (*summary(report), *check_summary(report), *sitemap_summary(report))
     findings_first = tuple(sorted(groups, key=lambda group: group[0] != "Findings"))
-    sections = (*tables(report), *sitemap_tables(report))
+    sections = (*tables(report), *check_tables(report), *sitemap_tables(report))
     return render_page(f"politecrawl report: {report.database}", meta, findings_first, sections)
 
 

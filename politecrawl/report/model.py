@@ -4,7 +4,8 @@
 JSON in ``report_text``, HTML in ``report_html``) only read it. Pure: no I/O, no clock.
 Times are aware UTC datetimes; every section is a tuple in a stable order (by URL, or as the
 section says), so two reports of one database are equal. The sitemap audit (S4) is its own
-set of values, in ``sitemap_model``.
+set of values, in ``sitemap_model``; so are the link checks (L1-L4, and ``Referrer``), in
+``check_model``.
 """
 
 from __future__ import annotations
@@ -14,20 +15,32 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from politecrawl.report.check_model import LinkChecks, Referrer
 from politecrawl.report.sitemap_model import SitemapAudit
 
-
-@dataclass(frozen=True, slots=True)
-class Referrer:
-    """A page that links to a URL; ``nofollow``: the link was recorded but not followed (T5, T6)."""
-
-    url: str
-    nofollow: bool = False
+__all__ = [
+    "SECTION_TITLES",
+    "BrokenLink",
+    "ChainStep",
+    "DeferredOrigin",
+    "DeferredUrl",
+    "DirectivePage",
+    "Disagreement",
+    "RedirectChain",
+    "Referrer",
+    "Report",
+    "RobotsExclusion",
+    "RobotsOutcomeRow",
+    "ScopeExclusion",
+    "SlowPage",
+    "broken_count",
+]
 
 
 @dataclass(frozen=True, slots=True)
 class BrokenLink:
-    """A URL answered with status >= 400, or that failed, and every page linking to it."""
+    """A page (in scope) answered with status >= 400, or that failed, and every page linking
+    to it. Links leaving the site and resources that broke are ``LinkChecks.broken``."""
 
     url: str
     status: int | None
@@ -228,6 +241,8 @@ class Report:
     disagreements: tuple[Disagreement, ...]
     sitemaps: SitemapAudit = field(default_factory=SitemapAudit)
     """The sitemap audit (S4): not a section of ``SECTION_TITLES``, but sections of its own."""
+    checks: LinkChecks = field(default_factory=LinkChecks)
+    """The link checks (L1-L4): sections of their own too."""
 
     def section(self, key: str) -> tuple[Any, ...]:
         """The findings of the section called ``key`` (a key of ``SECTION_TITLES``)."""
@@ -245,3 +260,11 @@ class Report:
     def total_urls(self) -> int:
         """Every URL the crawl knows."""
         return sum(self.totals.values())
+
+
+def broken_count(report: Report) -> int:
+    """The findings that make ``politecrawl check`` (and ``run``) exit 1 (L5): broken pages,
+    broken links leaving the site and resources, and missing fragments."""
+    return (
+        len(report.broken_links) + len(report.checks.broken) + len(report.checks.missing_fragments)
+    )

@@ -22,6 +22,7 @@ from politecrawl.report.model import (
     DirectivePage,
     Disagreement,
     RedirectChain,
+    Referrer,
     Report,
     RobotsExclusion,
     RobotsOutcomeRow,
@@ -104,10 +105,41 @@ def link(url: str, note: str = "") -> Cell:
     return (Line(url, url, note),)
 
 
-def _broken(item: BrokenLink) -> Row:
-    referrers = tuple(
-        Line(ref.url, ref.url, "nofollow" if ref.nofollow else "") for ref in item.referrers
+MAX_TEXT_SHOWN = 60  # a link's text as a note; the JSON has all of it (at most 200 characters)
+
+
+def referrer_note(ref: Referrer) -> str:
+    """Where and what the link is, in a few words: ``line 12, "Docs", resource, nofollow``."""
+    parts = [] if ref.line is None else [f"line {ref.line}"]
+    if ref.text:
+        shown = ref.text if len(ref.text) <= MAX_TEXT_SHOWN else ref.text[: MAX_TEXT_SHOWN - 3]
+        parts.append(f'"{shown}"' if shown == ref.text else f'"{shown}..."')
+    flags = (("resource", ref.resource), ("redirect", ref.redirect), ("nofollow", ref.nofollow))
+    parts += [name for name, on in flags if on]
+    return ", ".join(parts)
+
+
+def referrer_detail(ref: Referrer) -> str:
+    """The link for a CSV cell: ``line 12; text: Docs; resource; nofollow link`` (all its text)."""
+    parts = [] if ref.line is None else [f"line {ref.line}"]
+    if ref.text:
+        parts.append(f"text: {ref.text}")
+    flags = (
+        ("resource", ref.resource),
+        ("redirect", ref.redirect),
+        ("nofollow link", ref.nofollow),
     )
+    parts += [name for name, on in flags if on]
+    return "; ".join(parts)
+
+
+def referrer_lines(referrers: tuple[Referrer, ...]) -> Cell:
+    """A cell of linking pages, each linked, with its ``referrer_note``."""
+    return tuple(Line(ref.url, ref.url, referrer_note(ref)) for ref in referrers)
+
+
+def _broken(item: BrokenLink) -> Row:
+    referrers = referrer_lines(item.referrers)
     return (
         link(item.url),
         plain(number(item.status)),

@@ -1,12 +1,13 @@
 """The report as text for a terminal, as CSV for a spreadsheet, and as JSON for programs.
 
 Text: a summary, then one headed section per kind of finding, columns aligned, "none" for an
-empty section; the sitemap audit's sections last (one line when the crawl has no sitemap).
+empty section; then the link checks' sections (one line when the crawl checked no link) and
+the sitemap audit's (one line when the crawl has no sitemap).
 Control characters in the crawl's data (a robots.txt line, an error message) are shown
 escaped, so a hostile file cannot drive the terminal. CSV: one row per finding (a broken URL
-once per page linking to it, a listed URL once per sitemap listing it) under one header,
-``CSV_COLUMNS``; control characters escaped and would-be formulas quoted. JSON: the report's
-fields with sorted keys, times in ISO 8601, tuples as lists. Pure.
+or a link check's finding once per page linking to it, a listed URL once per sitemap listing
+it) under one header, ``CSV_COLUMNS``; control characters escaped and would-be formulas quoted.
+JSON: the report's fields with sorted keys, times in ISO 8601, tuples as lists. Pure.
 """
 
 from __future__ import annotations
@@ -19,7 +20,8 @@ from dataclasses import asdict
 from datetime import datetime
 from typing import Any
 
-from politecrawl.report.model import Report
+from politecrawl.report.check_tables import check_csv_rows, check_summary, check_tables
+from politecrawl.report.model import Report, broken_count
 from politecrawl.report.sitemap_tables import sitemap_csv_rows, sitemap_summary, sitemap_tables
 from politecrawl.report.tables import (
     Cell,
@@ -27,6 +29,7 @@ from politecrawl.report.tables import (
     describe,
     number,
     printable,
+    referrer_detail,
     summary,
     tables,
     when,
@@ -67,13 +70,13 @@ def _table_text(table: Table) -> list[str]:
 def render_text(report: Report) -> str:
     """The report for a person at a terminal."""
     out = [f"politecrawl report: {printable(report.database)} (agent {printable(report.agent)})"]
-    groups = (*summary(report), *sitemap_summary(report))
+    groups = (*summary(report), *check_summary(report), *sitemap_summary(report))
     width = max(len(label) for _, counts in groups for label, _, _ in counts)
     digits = max(len(str(count)) for _, counts in groups for _, count, _ in counts)
     for heading, counts in groups:
         out += ["", heading]
         out += [f"{_INDENT}{label.ljust(width)}  {count:>{digits}}" for label, count, _ in counts]
-    for table in (*tables(report), *sitemap_tables(report)):
+    for table in (*tables(report), *check_tables(report), *sitemap_tables(report)):
         out += ["", *_table_text(table)]
     return "\n".join(out) + "\n"
 
@@ -83,7 +86,7 @@ def _csv_rows(report: Report) -> Iterator[Sequence[object]]:
     for item in report.broken_links:
         for ref in item.referrers or (None,):
             linking = "" if ref is None else ref.url
-            note = "nofollow link" if ref is not None and ref.nofollow else ""
+            note = "" if ref is None else referrer_detail(ref)
             if ref is None and item.listed_in:
                 note = "listed in " + " ".join(item.listed_in)
             row = [number(item.status), item.problem, note, linking]
@@ -126,6 +129,7 @@ def _csv_rows(report: Report) -> Iterator[Sequence[object]]:
             f"rfc9309: {_deciding(d.rfc9309_line, d.rfc9309_text)}"
         )
         yield ("disagreements", d.url, "", reason, detail, d.origin)
+    yield from check_csv_rows(report)
     yield from sitemap_csv_rows(report)
 
 
@@ -165,9 +169,12 @@ def _jsonable(value: Any) -> Any:
 
 def render_json(report: Report) -> str:
     """The whole report as JSON: stable (sorted) keys, ISO 8601 times, plus ``counts`` (and
-    the sitemap audit's own, ``sitemaps.counts``)."""
+    the sitemap audit's and the link checks' own, ``sitemaps.counts`` and ``checks.counts``),
+    and ``broken_count``: the findings that make ``politecrawl check`` exit 1 (L5)."""
     data = _jsonable(asdict(report))
     data["counts"] = report.counts
     data["sitemaps"]["counts"] = report.sitemaps.counts
+    data["checks"]["counts"] = report.checks.counts
+    data["broken_count"] = broken_count(report)
     data["total_urls"] = report.total_urls
     return json.dumps(data, sort_keys=True, indent=2, ensure_ascii=False) + "\n"

@@ -24,8 +24,12 @@ from politecrawl.store.frontier_types import (
     Wait,
     worker_id,
 )
+from politecrawl.store.schema import CHECK, PAGE, SITEMAP
 
 __all__ = [
+    "CHECK",
+    "PAGE",
+    "SITEMAP",
     "AddResult",
     "Completion",
     "Database",

@@ -15,7 +15,7 @@ from sqlalchemy import Connection, Table, func, select
 
 from politecrawl.store import statements as sql
 from politecrawl.store.frontier_types import Lease, Wait
-from politecrawl.store.schema import DEFERRED, LEASED, Host, Url
+from politecrawl.store.schema import DEFERRED, LEASED, QUEUED, Host, Url
 
 _hosts = cast(Table, Host.__table__)
 _urls = cast(Table, Url.__table__)
@@ -111,9 +111,15 @@ class Claimer:
 
 def next_wait(connection: Connection, now: datetime) -> Wait:
     """When to ask again, and why: the next host start, deferred URL or lease expiry."""
+    # Only a host with a URL queued is worth waiting for: a host whose last request failed
+    # is backed off (P3), and waiting out that back-off with nothing left to ask it would hold
+    # the crawl's end back by up to max_backoff_seconds.
+    has_queued = (
+        select(_urls.c.id).where(_urls.c.host_id == _hosts.c.id, _urls.c.state == QUEUED).exists()
+    )
     next_host = connection.execute(
         select(func.min(_hosts.c.next_fetch_at)).where(
-            _hosts.c.active, _hosts.c.in_flight < _hosts.c.max_in_flight
+            _hosts.c.active, _hosts.c.in_flight < _hosts.c.max_in_flight, has_queued
         )
     ).scalar()
     next_deferred = connection.execute(

@@ -23,7 +23,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from politecrawl.sitemaps import SitemapReading, SitemapSeed
 from politecrawl.store import statements as sql
 from politecrawl.store.frontier_types import AddResult, LinkOut
-from politecrawl.store.schema import PAGE, QUEUED, SITEMAP, Host, Origin
+from politecrawl.store.schema import CHECK, PAGE, QUEUED, SITEMAP, Host, Origin
 from politecrawl.urls import InvalidURL, canonicalize, split_canonical, url_key
 
 _hosts = cast(Table, Host.__table__)
@@ -231,10 +231,12 @@ class Enqueuer:
         hops: int,
         now: datetime,
         sitemap: SitemapSeed | None = None,
+        kind: str = PAGE,
     ) -> None:
         """Queue a redirect's target as a URL of its own (C4): same depth, one hop more, so it
         is fetched in its own host's slot after its own robots check, like any other hop.
-        ``sitemap``: the target is that sitemap (a sitemap that redirects)."""
+        ``sitemap``: the target is that sitemap (a sitemap that redirects); ``kind``: a check's
+        target is a check (L1), anything else's a page."""
         found, _, _ = _canonical_urls([target])
         if sitemap is not None:
             self.queue_sitemaps(
@@ -254,6 +256,7 @@ class Enqueuer:
                 priority=0,
                 discovered_from=from_id,
                 redirect_hops=hops,
+                kind=CHECK if kind == CHECK else PAGE,
             )
         self.record_links(
             connection, from_id, from_depth, sort_links([LinkOut(target)], record_only=True), now
@@ -267,7 +270,8 @@ class Enqueuer:
         links: SortedLinks,
         now: datetime,
     ) -> None:
-        """Queue the followable links one level deeper, and record every link for reports."""
+        """Queue the followable links one level deeper (resources as checks, L3), and record
+        every link for reports, with its text, line and fragments (L1, L4)."""
         self._insert_urls(
             connection,
             links.followable,
@@ -276,11 +280,34 @@ class Enqueuer:
             priority=0,
             discovered_from=from_id,
         )
+        self._insert_urls(
+            connection,
+            links.resources,
+            now=now,
+            depth=from_depth + 1,
+            priority=0,
+            discovered_from=from_id,
+            kind=CHECK,
+        )
         sql.insert_link.many(
             connection,
             [
-                {"from_id": from_id, "to_key": key, "link_nofollow": nofollow}
-                for key, nofollow in links.recorded.items()
+                {
+                    "from_id": from_id,
+                    "to_key": key,
+                    "link_nofollow": row.nofollow,
+                    "link_text": row.text,
+                    "link_line": row.line,
+                    "link_resource": row.resource,
+                }
+                for key, row in links.recorded.items()
+            ],
+        )
+        sql.insert_fragment.many(
+            connection,
+            [
+                {"from_id": from_id, "to_key": key, "fragment": fragment, "link_line": line}
+                for key, fragment, line in links.fragments
             ],
         )
 
@@ -381,6 +408,15 @@ class _NewUrl(NamedTuple):
     host: str
 
 
+class LinkRow(NamedTuple):
+    """What the ``links`` table keeps of a link."""
+
+    nofollow: bool
+    text: str | None = None
+    line: int | None = None
+    resource: bool = False
+
+
 @dataclass(frozen=True, slots=True)
 class SortedLinks:
     """A page's links made ready for its transaction (canonical, keyed, sorted out), so that
@@ -388,8 +424,12 @@ class SortedLinks:
 
     followable: dict[bytes, _NewUrl]
     """The URLs to queue, by key, in the page's order."""
-    recorded: dict[bytes, bool]
-    """Every link target by key, with its nofollow: the rows for reports."""
+    recorded: dict[bytes, LinkRow]
+    """Every link target by key: the rows for reports."""
+    resources: dict[bytes, _NewUrl] = dataclasses.field(default_factory=dict)
+    """Resources to queue as checks (L3)."""
+    fragments: tuple[tuple[bytes, str, int | None], ...] = ()
+    """``(target key, fragment, line)`` for each fragment linked to (L4)."""
 
 
 def sort_links(
@@ -399,10 +439,13 @@ def sort_links(
 
     A link is followable when ``follow_links`` and it has no rel=nofollow; a target linked
     several times is recorded as nofollow only if every occurrence is. ``record_only``: record
-    the links, queue none (a redirect's target, queued by itself).
+    the links, queue none (a redirect's target, queued by itself). A resource (L3) is queued
+    as a check, never as a page.
     """
-    nofollow_by_key: dict[bytes, bool] = {}
+    recorded: dict[bytes, LinkRow] = {}
     followable: dict[bytes, str] = {}
+    resources: dict[bytes, str] = {}
+    fragments: list[tuple[bytes, str, int | None]] = []
     for link in links:
         try:
             canonical = link.url if link.canonical else canonicalize(link.url)
@@ -410,12 +453,25 @@ def sort_links(
             continue
         key = url_key(canonical)
         skipped = link.nofollow or not follow_links
-        nofollow_by_key[key] = nofollow_by_key.get(key, True) and skipped
-        if record_only:
-            nofollow_by_key[key] = False
-        elif not skipped:
+        earlier = recorded.get(key)
+        nofollow = False if record_only else skipped and (earlier is None or earlier.nofollow)
+        if earlier is None:
+            recorded[key] = LinkRow(nofollow, link.text, link.line, link.resource)
+        elif earlier.nofollow != nofollow:
+            recorded[key] = earlier._replace(nofollow=nofollow)
+        fragments += [(key, fragment, link.line) for fragment in link.fragments]
+        if record_only or skipped:
+            continue
+        if link.resource:
+            resources[key] = canonical
+        else:
             followable[key] = canonical
-    return SortedLinks(_split(followable), nofollow_by_key)
+    return SortedLinks(
+        _split(followable),
+        recorded,
+        _split({key: url for key, url in resources.items() if key not in followable}),
+        tuple(fragments),
+    )
 
 
 def _split(found: dict[bytes, str]) -> dict[bytes, _NewUrl]:

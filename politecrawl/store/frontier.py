@@ -249,6 +249,7 @@ class Frontier:
                 hops=lease.redirect_hops + 1,
                 now=now,
                 sitemap=completion.redirect_sitemap,
+                kind=completion.outcome.kind or lease.kind,
             )
         self._enqueuer.record_links(connection, lease.url_id, lease.depth, links, now)
         if completion.sitemap is not None:
@@ -274,14 +275,21 @@ class Frontier:
         status: int | None = None,
         host_delay_seconds: float | None = None,
         host_pace: HostPaceRecord | None = None,
+        kind: str | None = None,
+        check_method: str | None = None,
     ) -> bool:
-        """A failed attempt: retried at ``retry_at`` (deferred), or final when it is None."""
+        """A failed attempt: retried at ``retry_at`` (deferred), or final when it is None.
+        ``kind`` as for ``exclude``; ``check_method``: how a check asked (L2)."""
         values: dict[str, Any] = {
             "status": status,
             "error": error,
             "attempts": lease.attempts + 1,
             "fetched_at": now,
         }
+        if kind is not None:
+            values["kind"] = kind
+        if check_method is not None:
+            values["check_method"] = check_method
         if retry_at is None:
             values["state"] = FAILED
         else:
@@ -361,11 +369,15 @@ class Frontier:
         detail: dict[str, Any] | None = None,
         now: datetime,
         next_fetch_at: datetime | None = None,
+        kind: str | None = None,
     ) -> bool:
-        """Never fetch this URL in this pass, and keep why (robots line, scope rule, trap)."""
+        """Never fetch this URL in this pass, and keep why (robots line, scope rule, trap).
+        ``kind``: what the URL is from now on (a link leaving the site is a check, L1)."""
         if state not in URL_STATES or state in (QUEUED, LEASED):
             raise ValueError(f"not a final state: {state!r}")
         values = {"state": state, "reason": reason, "reason_detail": as_json(detail)}
+        if kind is not None:
+            values["kind"] = kind
         return self._write(
             lambda connection: finish_lease(connection, lease, values, next_fetch_at)
         )

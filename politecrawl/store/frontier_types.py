@@ -78,6 +78,13 @@ class PageOutcome:
     nofollow: bool | None = None
     canonical_url: str | None = None
     """The page's rel=canonical (S4)."""
+    anchors: frozenset[str] | None = None
+    """With fragment checking: the page's ids and ``<a name>``s (L4)."""
+    check_method: str | None = None
+    """For a check: HEAD, or HEAD,GET (L2)."""
+    kind: str | None = None
+    """The URL's kind from now on, when the visit changed it (a link leaving the site became a
+    check, L1)."""
     elapsed_seconds: float | None = None
     size_bytes: int | None = None
     error: str | None = None
@@ -113,13 +120,22 @@ class HostPaceRecord:
 
 @dataclass(frozen=True, slots=True)
 class LinkOut:
-    """A link found on a page: its URL (any form) and whether it carried rel=nofollow.
+    """A link found on a page: its URL (any form) and whether it carried rel=nofollow, with
+    what link checking records of it (text, line, resource, fragments).
     ``canonical``: the URL is already in canonical form (``links.extract_links`` makes it so),
     so the frontier does not canonicalise it a second time."""
 
     url: str
     nofollow: bool = False
     canonical: bool = False
+    text: str | None = None
+    """The link's text, for reports (L1)."""
+    line: int | None = None
+    """The line of the linking element."""
+    resource: bool = False
+    """An image, stylesheet, script or media source: queued as a check, never a page (L3)."""
+    fragments: tuple[str, ...] = ()
+    """The ``#fragments`` linked to on the target (L4)."""
 
 
 @dataclass(frozen=True, slots=True)

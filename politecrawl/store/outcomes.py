@@ -31,6 +31,7 @@ _KEPT_WHEN_NOT_MODIFIED = (
     "nofollow",
     "canonical_url",
     "size_bytes",
+    "anchors",
 )
 
 
@@ -53,10 +54,16 @@ def page_values(lease: Lease, outcome: PageOutcome, now: datetime) -> dict[str, 
         "fetched_at": now,
         "attempts": lease.attempts + 1,
     }
+    if outcome.anchors is not None:
+        values["anchors"] = "\n".join(sorted(outcome.anchors))
+    if outcome.check_method is not None:
+        values["check_method"] = outcome.check_method
+    if outcome.kind is not None:
+        values["kind"] = outcome.kind
     if outcome.status == 304:
         # Not modified (a recrawl's conditional GET): what was learnt from the body stays.
         for kept in _KEPT_WHEN_NOT_MODIFIED:
-            values.pop(kept)
+            values.pop(kept, None)
     return values
 
 

@@ -5,8 +5,8 @@ what the new pass must revisit (all fetched, failed, excluded and deferred URLs,
 older than ``max_age``), puts the pages that changed last time first, and marks every robots.txt
 stale so it is revalidated (conditional GET, E3) before the pass uses it. The URL rows keep their
 validators (ETag, Last-Modified) and content hash, so each revisit is a conditional GET and a
-200 is compared with what was there. ``compare_passes`` classifies each page between two passes
-(sitemaps are read again each pass, but they are not pages: the sitemap audit covers them).
+200 is compared with what was there. ``compare_passes`` classifies each page and each checked
+link between two passes (sitemaps are read again each pass, but the sitemap audit covers them).
 """
 
 from __future__ import annotations
@@ -34,8 +34,8 @@ from politecrawl.store.schema import (
     DONE,
     EXCLUDED,
     FAILED,
-    PAGE,
     QUEUED,
+    SITEMAP,
     Host,
     Origin,
     PassResult,
@@ -189,13 +189,13 @@ def compare_passes(database: Database, *, after: int | None = None) -> PassCompa
                     _urls.c.final_url,
                     _urls.c.noindex,
                     _urls.c.reason,
-                ).where(_urls.c.kind == PAGE)
+                ).where(_urls.c.kind != SITEMAP)
             ).all()
         else:
             rows = connection.execute(
                 select(_passes, _urls.c.url)
                 .join(_urls, _urls.c.id == _passes.c.url_id)
-                .where(_passes.c.pass_number == after, _urls.c.kind == PAGE)
+                .where(_passes.c.pass_number == after, _urls.c.kind != SITEMAP)
             ).all()
     result = PassComparison(before, after)
     for row in sorted(rows, key=lambda r: r.url):

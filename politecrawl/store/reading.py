@@ -6,7 +6,8 @@ ids, for IN lists), never one per row: pages linking to broken URLs come with a 
 Nothing here writes. Rows leave the store as the frozen dataclasses of ``reading_types``
 (``UrlRow``, ``OriginRobots``, ...), never as ORM objects; ``reason_detail`` JSON is decoded.
 The page sections (broken, redirects, exclusions, directives, deferred, slow) list URLs of kind
-``page`` only: a sitemap is audited by ``sitemap_reading`` (S4). ``state_counts`` and the
+``page`` only: a sitemap is audited by ``sitemap_reading`` (S4), a check (a link leaving the
+site, a page resource) by ``check_reading`` (L1-L4). ``state_counts`` and the
 origins' URL counts count every URL, sitemaps included.
 """
 
@@ -69,20 +70,36 @@ def urls_in_state(database: Database, state: str, *, limit: int | None = None) -
     )
 
 
-def referrers(database: Database, url_ids: Iterable[int]) -> dict[int, tuple[Referrer, ...]]:
-    """For each id, the pages linking to it (sorted by URL); ids nobody links to are absent."""
+def referrers(
+    database: Database, url_ids: Iterable[int], *, written_only: bool = False
+) -> dict[int, tuple[Referrer, ...]]:
+    """For each id, the pages linking to it (sorted by URL), with each link's text, line and
+    kind; ids nobody links to are absent. ``written_only``: only links a person wrote, on a
+    page (kind ``page``) that is no redirect (for "update this link", L1)."""
     ids = sorted(set(url_ids))
     found: dict[int, list[Referrer]] = {}
+    status = func.coalesce(_urls.c.status, 0)  # never NULL: ``~is_redirect`` stays two-valued
+    is_redirect = and_(_urls.c.final_url.is_not(None), status >= 300, status < 400)
+    statement = select(
+        _links.c.to_id,
+        _links.c.nofollow,
+        _links.c.text,
+        _links.c.line,
+        _links.c.resource,
+        _urls.c.url,
+        is_redirect.label("redirect"),
+    ).join(_urls, _urls.c.id == _links.c.from_id)
+    if written_only:
+        statement = statement.where(_is_page, ~is_redirect)
     with database.engine.connect() as connection:
         for chunk in chunks(ids):
             rows = connection.execute(
-                select(_links.c.to_id, _links.c.nofollow, _urls.c.url)
-                .join(_urls, _urls.c.id == _links.c.from_id)
-                .where(_links.c.to_id.in_(chunk))
-                .order_by(_links.c.to_id, _urls.c.url)
+                statement.where(_links.c.to_id.in_(chunk)).order_by(_links.c.to_id, _urls.c.url)
             )
-            for to_id, nofollow, url in rows:
-                found.setdefault(to_id, []).append(Referrer(url, bool(nofollow)))
+            for to_id, nofollow, text, line, resource, url, redirect in rows:
+                found.setdefault(to_id, []).append(
+                    Referrer(url, bool(nofollow), text, line, bool(resource), bool(redirect))
+                )
     return {to_id: tuple(items) for to_id, items in found.items()}
 
 

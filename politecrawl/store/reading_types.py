@@ -1,5 +1,5 @@
-"""What ``politecrawl.store.reading`` and ``sitemap_reading`` hand out: frozen values, never ORM
-rows (STYLE 7)."""
+"""What ``politecrawl.store.reading``, ``sitemap_reading`` and ``check_reading`` hand out: frozen
+values, never ORM rows (STYLE 7)."""
 
 from __future__ import annotations
 
@@ -37,9 +37,12 @@ class UrlRow:
     """``reason_detail`` decoded: the deciding robots line, the scope rule, ... (empty if none)."""
     next_attempt_at: datetime | None
     kind: str = "page"
-    """``page``, or ``sitemap``: a URL read for the URLs it lists (S1), not a page."""
+    """``page``; ``sitemap``: a URL read for the URLs it lists (S1); ``check``: a link leaving
+    the site or a page resource, asked for its status only (L1-L3)."""
     canonical_url: str | None = None
     """The page's ``<link rel="canonical">``, when it names one (S4)."""
+    check_method: str | None = None
+    """For a check: ``HEAD``, or ``HEAD,GET`` when HEAD was refused (L2)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,6 +52,14 @@ class Referrer:
 
     url: str
     nofollow: bool
+    text: str | None = None
+    """The link's text (an image's alt), as the crawl recorded it (L1)."""
+    line: int | None = None
+    """The line of the linking element in the page."""
+    resource: bool = False
+    """An image, stylesheet, script, frame or media source rather than a link (L3)."""
+    redirect: bool = False
+    """The "page" is a redirect (3xx) to the URL: no link a person wrote (C4)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,6 +69,41 @@ class BrokenUrl:
 
     row: UrlRow
     referrers: tuple[Referrer, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ReferredUrl:
+    """A URL with every page linking to it: a check that broke, a check robots.txt forbids, a
+    link target that redirects for good (L1-L3)."""
+
+    row: UrlRow
+    referrers: tuple[Referrer, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class FragmentLink:
+    """A link to ``#fragment`` on a page that was fetched with its anchors recorded (L4)."""
+
+    from_url: str
+    target_id: int
+    url: str
+    """The page linked to (canonical, without the fragment)."""
+    origin: str
+    fragment: str
+    """As written in the link, percent-decoded."""
+    line: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class CheckCounts:
+    """How much link checking there was (L1-L4)."""
+
+    checks: Mapping[str, int]
+    """URLs of kind ``check`` per state (states with none left out)."""
+    pages_fetched: int
+    """Pages (kind ``page``) done or failed: the in-scope link targets checked by fetching."""
+    fragment_links: int
+    """``link_fragments`` rows: non-zero only when fragment checking was on."""
 
 
 @dataclass(frozen=True, slots=True)

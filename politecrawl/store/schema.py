@@ -50,10 +50,12 @@ DEFERRED = "deferred"  # waits for a time: robots.txt unreachable (O6), Retry-Af
 OUT_OF_SCOPE = "out_of_scope"  # scope rules and trap guards (C1, C3)
 URL_STATES = (QUEUED, LEASED, DONE, FAILED, EXCLUDED, DEFERRED, OUT_OF_SCOPE)
 
-# What a URL is fetched as: a page (parsed as HTML for links) or a sitemap (read for the URLs it
-# lists, S1, S2). A sitemap is paced, robots-checked and leased like any page.
+# What a URL is fetched as: a page (parsed as HTML for links), a sitemap (read for the URLs it
+# lists, S1, S2) or a check (a link leaving the site or a page resource: asked for its status,
+# never parsed, L1-L3). Each is paced, robots-checked and leased like any page.
 PAGE = "page"
 SITEMAP = "sitemap"
+CHECK = "check"
 
 # The id of a URL row: BIGINT on PostgreSQL, INTEGER (the rowid) on SQLite.
 _ID = BigInteger().with_variant(Integer(), "sqlite")
@@ -204,6 +206,10 @@ class Url(Base):
     """The page's ``<link rel="canonical">``, absolute, when it names one (S4)."""
     sitemap_lastmod: Mapped[datetime | None]
     """The newest ``lastmod`` a sitemap gave for this URL (S3)."""
+    check_method: Mapped[str | None] = mapped_column(String(16))
+    """For a check: ``HEAD``, or ``HEAD,GET`` when HEAD was refused (L2)."""
+    anchors: Mapped[str | None] = mapped_column(Text)
+    """With fragment checking on, an HTML page's ids and ``<a name>``s, one a line (L4)."""
 
 
 class Link(Base):
@@ -215,6 +221,23 @@ class Link(Base):
     from_id: Mapped[int] = mapped_column(_ID, ForeignKey("urls.id"), primary_key=True)
     to_id: Mapped[int] = mapped_column(_ID, ForeignKey("urls.id"), primary_key=True)
     nofollow: Mapped[bool] = mapped_column(Boolean, default=False)
+    text: Mapped[str | None] = mapped_column(String(200))
+    """The link's text (an image's alt), whitespace collapsed: for reports (L1)."""
+    line: Mapped[int | None] = mapped_column(Integer)
+    """The line of the linking element in the page."""
+    resource: Mapped[bool] = mapped_column(Boolean, default=False, server_default="0")
+    """An image, stylesheet, script, frame or media source rather than a link (L3)."""
+
+
+class LinkFragment(Base):
+    """A ``#fragment`` a page links to on another page (L4): checked against its anchors."""
+
+    __tablename__ = "link_fragments"
+
+    from_id: Mapped[int] = mapped_column(_ID, ForeignKey("urls.id"), primary_key=True)
+    to_id: Mapped[int] = mapped_column(_ID, ForeignKey("urls.id"), primary_key=True)
+    fragment: Mapped[str] = mapped_column(String(300), primary_key=True)
+    line: Mapped[int | None] = mapped_column(Integer)
 
 
 class PassResult(Base):

@@ -39,6 +39,7 @@ from politecrawl.store.schema import (
     EpochTime,
     Host,
     Link,
+    LinkFragment,
     Origin,
     Sitemap,
     SitemapEntry,
@@ -50,6 +51,7 @@ origins = cast(Table, Origin.__table__)
 urls = cast(Table, Url.__table__)
 links = cast(Table, Link.__table__)
 sitemaps = cast(Table, Sitemap.__table__)
+link_fragments = cast(Table, LinkFragment.__table__)
 sitemap_entries = cast(Table, SitemapEntry.__table__)
 
 _NOW = bindparam("now", type_=EpochTime())
@@ -210,12 +212,32 @@ def _insert_link(dialect: str) -> Any:
     return (
         _INSERTS[dialect](links)
         .from_select(
-            ["from_id", "to_id", "nofollow"],
+            ["from_id", "to_id", "nofollow", "text", "line", "resource"],
             select(
                 sql_cast(bindparam("from_id"), links.c.from_id.type),
                 urls.c.id,
                 sql_cast(bindparam("link_nofollow"), links.c.nofollow.type),
+                sql_cast(bindparam("link_text"), String()),
+                sql_cast(bindparam("link_line"), Integer()),
+                sql_cast(bindparam("link_resource"), links.c.resource.type),
             ).where(urls.c.url_key == bindparam("to_key"), urls.c.id != bindparam("from_id")),
+        )
+        .on_conflict_do_nothing()
+    )
+
+
+# A fragment a page links to (L4), its target found by key; a page's own fragments included.
+def _insert_fragment(dialect: str) -> Any:
+    return (
+        _INSERTS[dialect](link_fragments)
+        .from_select(
+            ["from_id", "to_id", "fragment", "line"],
+            select(
+                sql_cast(bindparam("from_id"), link_fragments.c.from_id.type),
+                urls.c.id,
+                sql_cast(bindparam("fragment"), String()),
+                sql_cast(bindparam("link_line"), Integer()),
+            ).where(urls.c.url_key == bindparam("to_key")),
         )
         .on_conflict_do_nothing()
     )
@@ -411,6 +433,7 @@ free_unused_host = Prepared(FREE_UNUSED_HOST)
 take_named_host_slot = Prepared(TAKE_NAMED_HOST_SLOT)
 insert_url = Prepared(_insert_url)
 insert_link = Prepared(_insert_link)
+insert_fragment = Prepared(_insert_fragment)
 insert_sitemap_entry = Prepared(_insert_sitemap_entry)
 insert_sitemap = Prepared(_insert_sitemap)
 raise_sitemap_lastmod = Prepared(RAISE_SITEMAP_LASTMOD)

@@ -2,8 +2,8 @@
 
 Owns the query every read-back module starts from (a URL with its origin and the URL it was
 found on), the decoding of ``reason_detail`` JSON, and the IN-list chunking. Used by
-``reading`` (the maintenance report, ``why``) and ``sitemap_reading`` (the sitemap audit, S4),
-so both hand out the same ``UrlRow``. Nothing here writes.
+``reading`` (the maintenance report, ``why``), ``sitemap_reading`` (the sitemap audit, S4) and
+``check_reading`` (link checks, L1-L4), so all hand out the same ``UrlRow``. Nothing here writes.
 """
 
 from __future__ import annotations
@@ -52,6 +52,7 @@ def url_select() -> Select[Any]:
             urls.c.next_attempt_at,
             urls.c.kind,
             urls.c.canonical_url,
+            urls.c.check_method,
         )
         .join_from(urls, origins_table, urls.c.origin_id == origins_table.c.id)
         .outerjoin(_parent, _parent.c.id == urls.c.discovered_from)

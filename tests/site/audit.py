@@ -4,15 +4,21 @@
 
 - forbidden: URLs fetched (any method) that the truth says are never fetched (C1, C3, C4, C7,
   M1, O5, O6, P4, T5, T6), with the reason.
-- missed: URLs the truth says must be fetched that no GET fetched.
+- missed: URLs the truth says must be fetched that no GET fetched (a check: no request of
+  any method, L2).
 - unexpected: URLs fetched that are in no list (a link resolved wrongly, T7).
 - duplicates: URLs fetched by GET more than once (C2), except robots.txt and its redirect hops
-  (revalidation, O6 retries) and the truth's ``repeatable`` (5xx retries).
+  (revalidation, O6 retries) and the truth's ``repeatable`` (5xx retries); a check (the
+  truth's ``checked``) counts its HEADs and its GETs apart, so HEAD then GET is one check.
+- check_methods: a check that is not HEAD first, a GET of a check whose HEAD the truth says
+  is answered (P4: no body needed), or no GET after a refused HEAD (L2).
 - robots_first: a request to an origin before its robots.txt chain was requested and answered
   with an outcome (not 5xx/429) (O2). Robots chain URLs themselves are exempt.
 - overlaps: two requests to one host in flight at once (P1).
 - gap_violations: end of one request to the start of the next on one host, shorter than
-  ``delays[host]`` (P2); ``min_gap_seconds`` per host.
+  ``delays[host]`` (P2); ``min_gap_seconds`` per host. Every method counts: the GET after a
+  refused HEAD waits the host's delay too (L2). A request the client gave up on ends when it
+  closed the connection (logged 499, ``web.CLIENT_CLOSED``).
 - bad_methods: anything but GET and HEAD (P4).
 
 Sitemaps (S1, S2) are URLs like any other here: the truth puts each one a crawl fetches (a
@@ -35,6 +41,7 @@ if TYPE_CHECKING:
     from .web import Request
 
 _INFINITY = float("inf")
+_CLIENT_CLOSED = 499  # web.CLIENT_CLOSED: the client gave up (a time-out), no answer
 
 
 @dataclass(frozen=True)
@@ -57,6 +64,7 @@ class Audit:
     gap_violations: tuple[Gap, ...] = ()
     min_gap_seconds: Mapping[str, float] = field(default_factory=dict)
     bad_methods: tuple[str, ...] = ()  # "POST http://..."
+    check_methods: tuple[str, ...] = ()  # "HEAD,GET for http://...: expected HEAD"
 
     @property
     def ok(self) -> bool:
@@ -69,6 +77,7 @@ class Audit:
             or self.overlaps
             or self.gap_violations
             or self.bad_methods
+            or self.check_methods
         )
 
     def report(self) -> str:
@@ -84,6 +93,7 @@ class Audit:
             for g in self.gap_violations
         ]
         lines += [f"method not GET/HEAD: {entry}" for entry in self.bad_methods]
+        lines += [f"check methods: {entry}" for entry in self.check_methods]
         return "\n".join(lines) or "clean"
 
 
@@ -101,7 +111,7 @@ def robots_settled_at(log: Iterable[Request], truth: Truth) -> dict[str, float]:
     an outcome (not 5xx, not 429). Origins never settled are absent (O2, O6)."""
     first_answer: dict[str, float] = {}
     for request in log:
-        if request.status != 429 and request.status < 500:
+        if request.status not in (429, _CLIENT_CLOSED) and request.status < 500:
             url = url_of(request)
             first_answer[url] = min(first_answer.get(url, _INFINITY), request.finished_at)
     settled = {}
@@ -157,7 +167,13 @@ def audit(
     entries = sorted(log, key=lambda r: r.started_at)
     chain_urls = {url for chain in truth.robots_chains.values() for url in chain}
     fetched = {url_of(r) for r in entries}
+    checks = truth.checked
     got = Counter(url_of(r) for r in entries if r.method == "GET")
+    requested = set(got) | {url for url in fetched if url in checks}
+    per_method = Counter((url_of(r), r.method) for r in entries if url_of(r) in checks)
+    counts = {url: n for url, n in got.items() if url not in checks} | {
+        f"{url} ({method})": n for (url, method), n in per_method.items()
+    }
     settled = robots_settled_at(entries, truth)
     early = [
         url
@@ -169,12 +185,14 @@ def audit(
     known = truth.must | truth.may | set(truth.never)
     return Audit(
         forbidden=tuple((url, truth.never[url]) for url in sorted(fetched) if url in truth.never),
-        missed=tuple(sorted(truth.must - set(got))),
+        missed=tuple(sorted(truth.must - requested)),
         unexpected=tuple(sorted(fetched - known)),
         duplicates={
             url: count
-            for url, count in sorted(got.items())
-            if count > 1 and not _is_robots(url, chain_urls) and url not in truth.repeatable
+            for url, count in sorted(counts.items())
+            if count > 1
+            and not _is_robots(url.split(" ")[0], chain_urls)
+            and url.split(" ")[0] not in truth.repeatable
         },
         robots_first=tuple(early),
         overlaps=overlaps,
@@ -183,4 +201,24 @@ def audit(
         bad_methods=tuple(
             f"{r.method} {url_of(r)}" for r in entries if r.method not in ("GET", "HEAD")
         ),
+        check_methods=check_methods(entries, truth),
     )
+
+
+def check_methods(log: Iterable[Request], truth: Truth) -> tuple[str, ...]:
+    """L2, P4: each check the log shows is HEAD first; a GET follows only a refused HEAD (the
+    truth's ``head_then_get``), and always does. Sequences are per URL, in start order."""
+    methods: dict[str, list[str]] = defaultdict(list)
+    for request in sorted(log, key=lambda r: r.started_at):
+        if (url := url_of(request)) in truth.checked:
+            methods[url].append(request.method)
+    found = []
+    for url, sequence in sorted(methods.items()):
+        said = ",".join(sequence)
+        if sequence[0] != "HEAD":
+            found.append(f"{said} for {url}: a check starts with HEAD")
+        elif url in truth.head_then_get and "GET" not in sequence:
+            found.append(f"{said} for {url}: HEAD is refused there, a GET must follow")
+        elif url not in truth.head_then_get and "GET" in sequence:
+            found.append(f"{said} for {url}: its HEAD is answered, no GET needed")
+    return tuple(found)

@@ -1,6 +1,7 @@
 """``build_site``: the origins of the test web, one per robots.txt outcome (O2-O8) plus the main
-origin (``build_main``), a friendly second origin, one outside the crawl's scope (C1), and the
-sitemap origins (``build_sitemaps``, S1-S4)."""
+origin (``build_main``), a friendly second origin, one outside the crawl's scope (C1), the
+sitemap origins (``build_sitemaps``, S1-S4), and the link-checking origins (``build_outbound``,
+L1-L5: one seeded, six outbound and out of scope)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from functools import cache
 from pathlib import Path
 
 from .build_main import main_pages
+from .build_outbound import OUTBOUND_KEYS, OUTBOUND_ORIGINS, OUTBOUND_SLOW_SECONDS, outbound_pages
 from .build_sitemaps import SITEMAP_ORIGINS, sitemap_pages
 from .model import LAST_MODIFIED, OriginSpec, Page, Site, redirect, text_page
 from .pages import Link, html_page
@@ -49,8 +51,11 @@ ORIGINS = (
     ("robots-longest", 19, "M7/M6: Sitemap first; a longer Disallow after an Allow; '$'"),
     ("robots-request-rate", 20, "F6/P2: Request-rate asks for more time than the delay"),
     *SITEMAP_ORIGINS,  # 21-24: sitemaps (S1-S4), see build_sitemaps
+    *OUTBOUND_ORIGINS,  # 25-31: link checking (L1-L5), see build_outbound; 26-31 not seeded
 )
 _SITEMAP_KEYS = frozenset(key for key, _, _ in SITEMAP_ORIGINS)
+_LINKCHECK_KEYS = frozenset(key for key, _, _ in OUTBOUND_ORIGINS)
+UNSEEDED = frozenset({"outside"}) | OUTBOUND_KEYS  # out of the crawl's scope (C1)
 # F6: one request every 0.3 s, slower than the tests' delays; the truth's delays include it.
 _REQUEST_RATE_ROBOTS = "User-agent: *\nRequest-rate: 3/0.9s\nDisallow: /private/\n"
 _REAL_ROBOTS = Path(__file__).parent.parent / "robots_files"
@@ -191,10 +196,12 @@ def build_site(
     crawl_delay_seconds: float = 0.2,
     slow_seconds: float = 1.0,
     retry_after_seconds: int = 1,
+    outbound_slow_seconds: float = OUTBOUND_SLOW_SECONDS,
 ) -> Site:
     """The test web, deterministic for a seed (the seed shapes the generic sites). Unbound: no
     ports yet; ``serve`` binds it. ``crawl_delay_seconds`` is main's Crawl-delay for
-    politecrawl, ``slow_seconds`` the delay of /slow.html and of the slow robots.txt."""
+    politecrawl, ``slow_seconds`` the delay of /slow.html and of the slow robots.txt,
+    ``outbound_slow_seconds`` that of out-slow's /slow.html (L1: a check that times out)."""
     origins = []
     for key, octet, note in ORIGINS:
         rng = random.Random(f"{seed}:{key}")
@@ -203,6 +210,9 @@ def build_site(
             traps: tuple[str, ...] = ("calendar", "repeat", "query")
         elif key in _SITEMAP_KEYS:
             pages = sitemap_pages(key, _small_site(rng, key))
+            traps = ()
+        elif key in _LINKCHECK_KEYS:
+            pages = outbound_pages(key, outbound_slow_seconds)
             traps = ()
         else:
             pages = _small_site(rng, key) | _robots(key, slow_seconds, retry_after_seconds)
@@ -217,9 +227,13 @@ def build_site(
                 f"127.0.0.{octet}",
                 _with_dates(pages),
                 traps=traps,
-                seeded=key != "outside",
+                seeded=key not in UNSEEDED,
                 note=note,
             )
         )
-    options = {"slow_seconds": slow_seconds, "retry_after_seconds": retry_after_seconds}
+    options = {
+        "slow_seconds": slow_seconds,
+        "retry_after_seconds": retry_after_seconds,
+        "outbound_slow_seconds": outbound_slow_seconds,
+    }
     return Site(seed, tuple(origins), crawl_delay_seconds, options)

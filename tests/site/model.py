@@ -82,6 +82,9 @@ class Page:
     note: str = ""
     gzip: GzipTemplate | None = None
     """A gzip file with placeholders: ``Site.bind`` makes ``body`` from it (see ``gzip_page``)."""
+    head: Page | None = None
+    """The answer to HEAD when it is not this page's own head: a server that refuses HEAD
+    (405 or 501) but answers GET (L2). ``None``: HEAD gets this page's status and headers."""
 
     @cached_property
     def etag(self) -> str:
@@ -213,7 +216,8 @@ class Site:
                 "utf-8", "surrogateescape"
             )
         first = tuple(self.fill(earlier) for earlier in page.first)
-        return dataclasses.replace(page, body=body, headers=headers, first=first)
+        head = None if page.head is None else self.fill(page.head)
+        return dataclasses.replace(page, body=body, headers=headers, first=first, head=head)
 
     def _fill_text(self, text: str) -> str:
         if "@@" not in text:

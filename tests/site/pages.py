@@ -40,15 +40,18 @@ def html_page(
     images: Iterable[str] = (),
     extra: str = "",
     canonical: str | None = None,
+    head_extra: str = "",
 ) -> bytes:
     """A small, valid HTML page. Hrefs may hold ``@@key@@`` placeholders (see ``Site.bind``);
-    ``canonical`` is a ``<link rel="canonical">`` (S4)."""
+    ``canonical`` is a ``<link rel="canonical">`` (S4); ``head_extra`` and ``extra`` are raw
+    HTML at the end of the head and of the body (stylesheets, scripts, anchors: L3, L4)."""
     head = [f"<title>{escape(title)}</title>"]
     if base is not None:
         head.append(f'<base href="{escape(base)}">')
     if canonical is not None:
         head.append(f'<link rel="canonical" href="{escape(canonical)}">')
     head += [f'<meta name="{escape(n)}" content="{escape(c)}">' for n, c in metas]
+    head += [head_extra] if head_extra else []
     body = [f"<h1>{escape(title)}</h1>"]
     for item in links:
         link = Link(item) if isinstance(item, str) else item
@@ -70,7 +73,8 @@ def html_page(
 @dataclass(frozen=True)
 class HtmlFacts:
     """What the oracle reads from a page: the first ``<base href>``, meta tags, links, and the
-    first ``<link rel="canonical">`` (S4)."""
+    first ``<link rel="canonical">`` (S4); for link checking, each link's text and line, the
+    page's resources (L3) and anchors (L4)."""
 
     base_href: str | None
     metas: tuple[tuple[str, str], ...]  # (name lower-cased, content)
@@ -78,6 +82,49 @@ class HtmlFacts:
     forms: tuple[str, ...]  # form actions: never requested (P4)
     images: tuple[str, ...]  # <img src>: embedded, not links (a judgment call: "may")
     canonical_href: str | None = None
+    anchor_texts: tuple[str, ...] = ()  # the text of each of ``anchors``, collapsed (L1)
+    anchor_lines: tuple[int, ...] = ()  # the source line of each of ``anchors``
+    resources: tuple[Resource, ...] = ()  # every resource reference, in page order (L3)
+    ids: frozenset[str] = frozenset()  # every id, and every <a name> (L4)
+
+
+@dataclass(frozen=True)
+class Resource:
+    """A page resource (L3): ``src`` as written; ``text`` the alt (else title) of an image,
+    "" for others; ``line`` its element's source line."""
+
+    src: str
+    text: str = ""
+    line: int = 0
+
+
+# L3: the elements and attributes naming a resource; srcset holds several candidates.
+_RESOURCE_ATTRIBUTES = {
+    "img": ("src", "srcset"),
+    "script": ("src",),
+    "video": ("src", "poster"),
+    "audio": ("src",),
+    "source": ("src", "srcset"),
+    "track": ("src",),
+    "embed": ("src",),
+    "object": ("data",),
+}
+_RESOURCE_RELS = frozenset(
+    {"stylesheet", "icon", "apple-touch-icon", "preload", "modulepreload", "manifest"}
+)
+_TEXT_LIMIT = 200
+_SPACE = re.compile(r"\s+")
+
+
+def _srcset(value: str) -> list[str]:
+    """The URLs of a srcset: comma-separated candidates, each a URL and a descriptor."""
+    return [part.split()[0] for part in value.split(",") if part.strip()]
+
+
+def link_text(text: str) -> str:
+    """A link's text as politecrawl's ``links.text`` keeps it: whitespace collapsed, at most
+    200 characters."""
+    return _SPACE.sub(" ", text).strip()[:_TEXT_LIMIT]
 
 
 class _Reader(HTMLParser):
@@ -89,11 +136,53 @@ class _Reader(HTMLParser):
         self.forms: list[str] = []
         self.images: list[str] = []
         self.canonical_href: str | None = None
+        self.texts: list[list[str]] = []  # one per anchor; the open <a> collects data
+        self.lines: list[int] = []
+        self.collecting: list[str] | None = None
+        self.resources: list[Resource] = []
+        self.ids: set[str] = set()
+
+    def handle_data(self, data: str) -> None:
+        if self.collecting is not None:
+            self.collecting.append(data)
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "a":
+            self.collecting = None
+
+    def _read_resources(self, tag: str, values: dict[str, str]) -> None:
+        line = self.getpos()[0]
+        text = (values.get("alt") or values.get("title") or "") if tag == "img" else ""
+        for name in _RESOURCE_ATTRIBUTES.get(tag, ()):
+            if name in values:
+                found = _srcset(values[name]) if name == "srcset" else [values[name]]
+                self.resources += [Resource(src.strip(), text, line) for src in found]
+        rels = set(values.get("rel", "").lower().split())
+        if tag == "link" and "href" in values and rels & _RESOURCE_RELS:
+            self.resources.append(Resource(values["href"].strip(), "", line))
+
+    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.handle_starttag(tag, attrs)
+        if tag == "a":
+            self.collecting = None
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         values = {name: value or "" for name, value in attrs}
+        if values.get("id"):
+            self.ids.add(values["id"])
+        if tag == "a" and values.get("name"):
+            self.ids.add(values["name"])
+        self._read_resources(tag, values)
+        if tag == "a":
+            self.collecting = None
         if tag in ("a", "area") and "href" in values:
             self.anchors.append((values["href"], values.get("rel", "")))
+            self.lines.append(self.getpos()[0])
+            self.texts.append([])
+            if tag == "a":
+                self.collecting = self.texts[-1]
+            else:
+                self.texts[-1].append(values.get("alt") or values.get("title") or "")
         elif tag == "base" and "href" in values and self.base_href is None:
             self.base_href = values["href"]
         elif tag == "meta" and "name" in values:
@@ -122,6 +211,10 @@ def read_html(body: bytes) -> HtmlFacts:
         tuple(reader.forms),
         tuple(reader.images),
         reader.canonical_href,
+        tuple(link_text("".join(text)) for text in reader.texts),
+        tuple(reader.lines),
+        tuple(reader.resources),
+        frozenset(reader.ids),
     )
 
 

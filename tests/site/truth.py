@@ -34,6 +34,28 @@ below; nothing is hand-listed. Each rule names its SPEC id:
       ``indexable``, its "links" are not links (orphans, S4). 5xx/429 sitemaps are retried.
 - S4  the audit the crawler's report must agree with: the ``listed_*`` fields, ``orphans``,
       ``missing_from_sitemaps``, ``lastmod_*`` and ``sitemaps_failed`` of ``Truth``.
+- L1  (``check_outbound``) every http(s) link found on a fetched in-scope page whose host is
+      out of scope (C1 by host only: not max_depth, not a trap), and every redirect from an
+      in-scope page to such a host, is a *check*: requested once (robots.txt of its own origin
+      first, O2; a URL robots.txt forbids is never requested, ``checked_forbidden``; C3 guards
+      apply; max_depth does not), never parsed (its links are ``never``: no second level),
+      no sitemap of its origin read. Judgment call (``check_nofollow``, default False, as
+      politecrawl does): links skipped as nofollow (T5 page, T6 rel) are not checked either, a
+      check being a request; ``check_nofollow=True`` models a checker that checks every link
+      it finds (LinkChecker).
+- L2  a check is a HEAD; a HEAD answered 405 or 501 is followed by a GET (``head_then_get``).
+      A check whose answer comes later than ``response_timeout_seconds`` fails (time-out: no
+      GET after it) and is retried (``repeatable``), as 5xx/429 are. A check's redirect target
+      is a check of its own (C4 hop by hop, ``max_redirects``).
+- L3  (``check_resources``) every resource of a fetched page (img src/srcset, link rel
+      stylesheet/icon/..., script, media, embed, object; see ``pages.Resource``) is a check,
+      in scope or not; without it, in-scope resources are ``may`` (as <img> always was).
+- L4  (``check_fragments``) a link's ``#fragment`` (percent-decoded; "", "top" and ``:~:``
+      text fragments never recorded) to a fetched 2xx HTML page without that id or
+      ``<a name>`` is in ``missing_fragments``. Changes no request.
+- Permanent redirects: every link target (an <a>/<area> href; a resource with
+  ``check_resources``) requested and answering 301 or 308 is in ``permanent_redirects``,
+  with the URL at the end of its chain (as far as the crawl follows it).
 - Judgment calls, all parameters of ``compute_truth``: the trap guard's values; a robots.txt
   redirect target on another origin counts as part of robots.txt (exempt from O2 there);
   <img src> (embedded, not a link) is in ``may``, and so are Sitemap URLs with
@@ -44,14 +66,16 @@ below; nothing is hand-listed. Each rule names its SPEC id:
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections import deque
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
+from urllib.parse import unquote, urljoin, urlsplit
 
 from .canonical import TrapGuard, canonical, host_of, origin_of, path_of
 from .model import NOT_FOUND, Page
-from .pages import decoded_body, directives, read_html
+from .pages import Resource, decoded_body, directives, read_html
 from .robots_rules import RobotsFile, parse_robots
 from .sitemap_reader import lastmod_seconds, read_sitemap
 
@@ -61,6 +85,8 @@ if TYPE_CHECKING:
     from .model import Site
 
 _UNREACHED = "unreached: linked only by pages, links or redirects a polite crawl never follows"
+OUT_OF_SCOPE = "C1: host outside the crawl's scope"
+_SECOND_LEVEL = "L1: not linked from an in-scope page: an outbound check is never parsed"
 
 
 @dataclass(frozen=True)
@@ -111,13 +137,54 @@ class SitemapTruth:
 
 
 @dataclass(frozen=True)
+class Referrer:
+    """A fetched page's link to a URL (L1, L3): the first such link on that page, as
+    politecrawl's ``links`` row keeps it (text whitespace-collapsed, at most 200 characters;
+    an image's alt, else its title; "" for other resources)."""
+
+    page: str
+    line: int
+    text: str
+    resource: bool = False
+
+
+@dataclass(frozen=True)
+class CheckTruth:
+    """One check a correct crawl makes (L1-L3): URL of kind 'check', requested.
+
+    ``status``: the final answer (the GET's after a refused HEAD), None for a time-out;
+    ``method``: "HEAD" or "HEAD,GET" (``urls.check_method``); ``location``: the canonical
+    redirect target, queued as a check of its own; ``error``: "time-out" or None;
+    ``referrers``: the fetched pages linking to it (sorted by page); ``redirected_from``: the
+    URL whose redirect led here (a chain's later hops have no referrers)."""
+
+    url: str
+    status: int | None
+    method: str = "HEAD"
+    location: str | None = None
+    error: str | None = None
+    referrers: tuple[Referrer, ...] = ()
+    redirected_from: str | None = None
+
+    @property
+    def broken(self) -> bool:
+        return self.error is not None or (self.status or 0) >= 400
+
+    @property
+    def resource(self) -> bool:
+        """Every referrer links to it as a resource (img, script, ...)."""
+        return bool(self.referrers) and all(r.resource for r in self.referrers)
+
+
+@dataclass(frozen=True)
 class Truth:
     """What a correct polite crawl from ``seeds`` fetches. URLs are canonical (C2).
 
     ``must``: fetched at least once (robots chains included). ``never``: URL -> why not, with
     the SPEC id. ``may``: either is correct. ``repeatable``: may be fetched more than once
     (robots chains, 5xx/429 answers, pages whose first answers differ). ``crawl_delays``: host
-    -> the Crawl-delay its robots.txt asks of the agent (None: none asked), for in-scope hosts.
+    -> the Crawl-delay its robots.txt asks of the agent (None: none asked), for every host
+    whose robots.txt is read (in scope, and checked hosts, L1).
 
     The sitemap audit (S4; empty with ``sitemaps=False``), every URL canonical:
     ``sitemaps``: sitemap URL -> ``SitemapTruth``, for every sitemap fetched (all in ``must``).
@@ -134,6 +201,16 @@ class Truth:
     listed URLs with a lastmod later than now / not a W3C datetime. ``sitemaps_failed``:
     sitemap URL -> why (its status, or its problems when it listed nothing); a sitemap only
     truncated (the bomb) is not failed: see ``SitemapTruth.truncated``.
+
+    Link checking (L1-L4; empty unless the ``check_*`` options say otherwise):
+    ``checked``: URL -> ``CheckTruth`` for every check requested (all in ``must``).
+    ``checked_broken``: checks answering >= 400 or timing out. ``checked_forbidden``: URL ->
+    why, for checks never requested because robots.txt forbids them (M7, O5); they are in
+    ``never`` too (a check deferred by O6 is only in ``never``). ``head_then_get``: checks
+    whose HEAD is refused (405/501), so a GET follows. ``missing_fragments``: (page, target,
+    fragment) for each fragment link to a fetched 2xx HTML page lacking the anchor (with
+    ``check_fragments``). ``permanent_redirects``: link target answering 301/308 -> the URL
+    at the end of its chain (pages always; checks when checked).
     """
 
     agent: str
@@ -160,6 +237,12 @@ class Truth:
     lastmod_future: frozenset[str] = frozenset()
     lastmod_malformed: frozenset[str] = frozenset()
     sitemaps_failed: Mapping[str, str] = field(default_factory=dict)
+    checked: Mapping[str, CheckTruth] = field(default_factory=dict)
+    checked_broken: frozenset[str] = frozenset()
+    checked_forbidden: Mapping[str, str] = field(default_factory=dict)
+    head_then_get: frozenset[str] = frozenset()
+    missing_fragments: frozenset[tuple[str, str, str]] = frozenset()
+    permanent_redirects: Mapping[str, str] = field(default_factory=dict)
 
     def delays(self, default_seconds: float) -> dict[str, float]:
         """Host -> the least gap a polite crawler leaves (P2): the larger of its own delay
@@ -229,10 +312,18 @@ def compute_truth(
     max_sitemap_nesting: int = 2,
     max_sitemap_entries: int = 50_000,
     max_sitemap_bytes: int = 50 * 1024 * 1024,
+    check_outbound: bool = False,
+    check_resources: bool = False,
+    check_fragments: bool = False,
+    check_nofollow: bool = False,
+    response_timeout_seconds: float = 30.0,
 ) -> Truth:
     """The ground truth (see the module docstring). Defaults are the SPEC's; ``guard``
     defaults to ``TrapGuard()``; ``max_depth`` (C1, link hops from a seed; a redirect is not
-    a link hop) defaults to unlimited. The sitemap options are ``CrawlConfig``'s (S1, S2)."""
+    a link hop) defaults to unlimited. The sitemap options are ``CrawlConfig``'s (S1, S2);
+    the ``check_*`` ones too (L1, L3, L4; ``politecrawl check`` turns the three on, with
+    sitemaps); ``response_timeout_seconds`` is C7's whole-response time-out (only a check
+    meets a page slower than it: out-slow)."""
     if not site.is_bound:
         raise ValueError("the truth names real URLs: bind the site first (serve it)")
     guard = guard or TrapGuard()
@@ -251,6 +342,15 @@ def compute_truth(
     html_pages: set[str] = set()  # pages fetched 2xx and read as HTML
     linked: set[str] = set()  # every <a>/<area> target on those (the crawler's links rows)
     canonicals: dict[str, str] = {}  # page -> the URL its <link rel=canonical> names
+    check_urls: set[str] = set()  # URLs of kind 'check' (L1, L3)
+    checked: dict[str, CheckTruth] = {}
+    forbidden_checks: dict[str, str] = {}
+    head_then_get: set[str] = set()
+    locations: dict[str, str] = {}  # every URL requested that redirected -> its target
+    redirected_from: dict[str, str] = {}
+    referrers: dict[str, dict[str, Referrer]] = {}  # link target -> page -> its first link
+    anchors_of: dict[str, frozenset[str]] = {}  # fetched 2xx HTML page -> its ids and names
+    fragment_links: set[tuple[str, str, str]] = set()  # (page, target, fragment)
 
     def outcome_for(origin: str) -> RobotsOutcome:
         if origin not in outcomes:
@@ -265,7 +365,8 @@ def compute_truth(
             outcomes[origin] = outcome
             must.update(outcome.chain)  # O2: asked before anything else of the origin
             repeatable.update(outcome.chain)
-            if sitemaps and outcome.kind in ("rules", "allow-all"):
+            in_scope = host_of(origin) in scope  # L1: no sitemap of a checked origin is read
+            if sitemaps and in_scope and outcome.kind in ("rules", "allow-all"):
                 discover(origin, outcome)
         return outcomes[origin]
 
@@ -283,10 +384,14 @@ def compute_truth(
         for url in urls:
             enqueue_sitemap(url, _SitemapJob(source, origin, 0))
 
-    def blocked(url: str, depth: int, *, fetch_robots: bool = True) -> str | None:
-        if host_of(url) not in scope:
-            return "C1: host outside the crawl's scope"
-        if max_depth is not None and depth > max_depth:
+    def blocked(
+        url: str, depth: int, *, fetch_robots: bool = True, check: bool = False
+    ) -> str | None:
+        """Why ``url`` is not fetched, or None. ``check``: a check (L1, L3): scope and depth
+        do not apply, the trap guard and robots.txt do."""
+        if not check and host_of(url) not in scope:
+            return OUT_OF_SCOPE
+        if not check and max_depth is not None and depth > max_depth:
             return f"C1: more than {max_depth} links from a seed"
         if (trap := guard.violation(url)) is not None:
             return f"C3: {trap}"
@@ -312,6 +417,52 @@ def compute_truth(
         if url not in seen:
             seen.add(url)
             queue.append((url, hops, depth))
+
+    def enqueue_check(url: str, hops: int, depth: int) -> None:
+        """L1, L3: a new URL is queued as a check; one already known keeps its kind."""
+        if url not in seen:
+            check_urls.add(url)
+            enqueue(url, hops, depth)
+
+    def check(url: str, hops: int, depth: int) -> None:
+        """L1-L3: HEAD (then GET when HEAD is refused), never parsed; redirects are checks."""
+        if (why := blocked(url, depth, check=True)) is not None:
+            dropped.setdefault(url, why)
+            if why.startswith(("M7", "O5")):
+                forbidden_checks[url] = why
+            return
+        must.add(url)
+        page = site.page_at(url) or NOT_FOUND
+        answer, method = page.head or page, "HEAD"
+        if answer.delay_seconds < response_timeout_seconds and answer.status in (405, 501):
+            answer, method = page, "HEAD,GET"
+            head_then_get.add(url)
+        if answer.delay_seconds >= response_timeout_seconds:
+            repeatable.add(url)  # C7/P3: a time-out is retried, then the check failed
+            checked[url] = CheckTruth(url, None, method, error="time-out")
+            return
+        if answer.first or answer.status == 429 or answer.status >= 500:
+            repeatable.add(url)
+        statuses[url] = answer.status
+        target = canonical(answer.location, url) if answer.location is not None else None
+        checked[url] = CheckTruth(url, answer.status, method, target)
+        if target is not None:
+            locations[url] = target
+            redirected_from.setdefault(target, url)
+            if hops + 1 > max_redirects:
+                dropped.setdefault(target, f"C4: more than {max_redirects} redirect hops")
+            else:
+                enqueue_check(target, hops + 1, depth)
+
+    def note_links(page_url: str, links: _Links) -> None:
+        """The links rows of a fetched page: first link per target wins (L1, L3)."""
+        rows = [(t, line, text, False) for t, _, text, line in links.anchors_full]
+        if check_resources:
+            rows += [(t, r.line, r.text, True) for t, r in links.resources]
+        for target, line, text, resource in rows:
+            referrers.setdefault(target, {}).setdefault(
+                page_url, Referrer(page_url, line, text, resource)
+            )
 
     def enqueue_sitemap(url: str, job: _SitemapJob, hops: int = 0) -> None:
         """S1: a new URL, or one still queued as a page, is read as a sitemap (at depth 0)."""
@@ -378,7 +529,14 @@ def compute_truth(
     while queue:
         url, hops, depth = queue.popleft()
         popped.add(url)
+        if url in check_urls:
+            check(url, hops, depth)
+            continue
         if (why := blocked(url, depth)) is not None:
+            if why == OUT_OF_SCOPE and check_outbound and url not in jobs:
+                check_urls.add(url)  # L1: a link (or a page's redirect) leaving the site
+                check(url, hops, depth)
+                continue
             dropped.setdefault(url, why)
             continue
         must.add(url)
@@ -391,6 +549,8 @@ def compute_truth(
             target = canonical(page.location, url)
             if target is None:
                 continue
+            locations[url] = target
+            redirected_from.setdefault(target, url)
             if hops + 1 > max_redirects:
                 dropped.setdefault(target, f"C4: more than {max_redirects} redirect hops")
             elif job is not None:
@@ -407,23 +567,33 @@ def compute_truth(
         if links is None:
             continue
         html_pages.add(url)
+        anchors_of[url] = links.ids
         linked.update(target for target, _ in links.anchors)
+        note_links(url, links)
+        fragment_links.update((url, target, f) for target, f in links.fragments)
         if links.canonical is not None:
             canonicals[url] = links.canonical
         for target in links.forms:
             dropped.setdefault(target, "P4: a form's action is never requested")
         for target in links.beyond_cut:
             dropped.setdefault(target, f"C7: linked only after the first {max_body_bytes} bytes")
-        for target in links.images:
-            if blocked(target, depth + 1) is None:
+        for target, _ in links.resources:
+            if check_resources and (check_nofollow or not links.nofollow):
+                enqueue_check(target, 0, depth + 1)  # L3: in scope or not
+            elif not check_resources and blocked(target, depth + 1) is None:
                 may.add(target)
         for target, rel in links.anchors:
+            skipped = None
             if links.nofollow:
-                dropped.setdefault(target, "T5: linked from a nofollow page")
+                skipped = "T5: linked from a nofollow page"
             elif rel_nofollow and "nofollow" in rel.lower().split():
-                dropped.setdefault(target, "T6: rel=nofollow link")
-            else:
+                skipped = "T6: rel=nofollow link"
+            if skipped is None:
                 enqueue(target, 0, depth + 1)
+            elif check_outbound and check_nofollow and host_of(target) not in scope:
+                enqueue_check(target, 0, depth + 1)  # L1: found, so checked (never crawled)
+            else:
+                dropped.setdefault(target, skipped)
 
     if not sitemaps:
         for outcome in outcomes.values():  # F6: read, but a crawl need not follow them
@@ -434,9 +604,26 @@ def compute_truth(
     candidates = set(dropped)
     for origin in site.origins:
         candidates.update(canonical(origin.base + path) or "" for path in origin.pages)
+    checked_origins = {origin_of(url) for url in checked}
     never = {}
     for url in sorted(candidates - must - may - {""}):
-        never[url] = dropped.get(url) or blocked(url, 0, fetch_robots=False) or _UNREACHED
+        why = dropped.get(url) or blocked(url, 0, fetch_robots=False) or _UNREACHED
+        if why == OUT_OF_SCOPE and url not in dropped and origin_of(url) in checked_origins:
+            why = _SECOND_LEVEL  # a page of a checked origin that no in-scope page links to
+        never[url] = why
+    checks = {
+        url: dataclasses.replace(
+            found,
+            referrers=tuple(sorted(referrers.get(url, {}).values(), key=lambda r: r.page)),
+            redirected_from=redirected_from.get(url),
+        )
+        for url, found in sorted(checked.items())
+    }
+    link_targets = set(linked)
+    if check_resources:
+        link_targets |= {
+            target for target, rows in referrers.items() if any(r.resource for r in rows.values())
+        }
 
     listed = frozenset(url for sitemap in read.values() for url in sitemap.listed)
     unfetched = {url: blocked(url, 1, fetch_robots=False) or "" for url in listed - must}
@@ -457,7 +644,6 @@ def compute_truth(
         crawl_delays={
             host_of(origin): outcome.rules.crawl_delay_seconds(agent) if outcome.rules else None
             for origin, outcome in outcomes.items()
-            if host_of(origin) in scope
         },
         robots_chains={origin: outcome.chain for origin, outcome in outcomes.items()},
         outcomes={origin: outcome.kind for origin, outcome in outcomes.items()},
@@ -487,7 +673,32 @@ def compute_truth(
             for url, sitemap in sorted(read.items())
             if not sitemap.ok and not 300 <= sitemap.status < 400  # a redirect is followed
         },
+        checked=checks,
+        checked_broken=frozenset(url for url, found in checks.items() if found.broken),
+        checked_forbidden=dict(sorted(forbidden_checks.items())),
+        head_then_get=frozenset(head_then_get),
+        missing_fragments=frozenset(
+            (page, target, fragment)
+            for page, target, fragment in fragment_links
+            if target in anchors_of and fragment not in anchors_of[target]
+        )
+        if check_fragments
+        else frozenset(),
+        permanent_redirects={
+            url: _chain_end(url, locations, max_redirects)
+            for url in sorted(link_targets & must)
+            if statuses.get(url) in (301, 308)
+        },
     )
+
+
+def _chain_end(url: str, locations: Mapping[str, str], max_hops: int) -> str:
+    """Where a redirect chain ends, as far as the crawl followed it."""
+    for _ in range(max_hops):
+        if url not in locations:
+            break
+        url = locations[url]
+    return url
 
 
 def _failure(sitemap: SitemapTruth) -> str:
@@ -505,6 +716,21 @@ class _Links:
     images: list[str]
     beyond_cut: list[str]  # C7: in the body, but after the limit
     canonical: str | None = None  # S4: the first <link rel=canonical>, resolved
+    anchors_full: list[tuple[str, str, str, int]] = field(default_factory=list)
+    """(canonical target, rel, text, line) of each of ``anchors`` (L1)"""
+    resources: list[tuple[str, Resource]] = field(default_factory=list)  # L3: canonical
+    fragments: list[tuple[str, str]] = field(default_factory=list)  # L4: (target, fragment)
+    ids: frozenset[str] = frozenset()  # L4: the page's ids and <a name>s
+
+
+def link_fragment(href: str, base: str) -> str | None:
+    """L4: the fragment a link asks for, percent-decoded, or None when none is recorded:
+    no fragment, an empty one, ``top`` (the top of any page), a ``:~:`` text fragment."""
+    fragment = urlsplit(urljoin(base, href.strip())).fragment
+    fragment = unquote(fragment.split(":~:", 1)[0])
+    if not fragment or fragment.lower() == "top":
+        return None
+    return fragment
 
 
 def _read(
@@ -532,4 +758,28 @@ def _read(
     anchors = [(target, rel) for href, rel in facts.anchors if (target := canonical(href, base))]
     beyond = [target for target in beyond if target not in {a for a, _ in anchors}]
     named = canonical(facts.canonical_href, base) if facts.canonical_href else None
-    return _Links(nofollow, anchors, resolve(facts.forms), resolve(facts.images), beyond, named)
+    full = [
+        (target, rel, text, line)
+        for (href, rel), text, line in zip(
+            facts.anchors, facts.anchor_texts, facts.anchor_lines, strict=True
+        )
+        if (target := canonical(href, base))
+    ]
+    fragments = [
+        (target, fragment)
+        for href, _ in facts.anchors
+        if (target := canonical(href, base)) and (fragment := link_fragment(href, base))
+    ]
+    resources = [(t, r) for r in facts.resources if (t := canonical(r.src, base))]
+    return _Links(
+        nofollow,
+        anchors,
+        resolve(facts.forms),
+        resolve(facts.images),
+        beyond,
+        named,
+        full,
+        resources,
+        fragments,
+        facts.ids,
+    )

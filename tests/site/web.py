@@ -4,12 +4,17 @@ log of every request, written by the servers themselves.
 
 ``serve(build_site())`` is a context manager yielding ``RunningWeb``. The servers honour
 If-None-Match / If-Modified-Since with 304 (E3); the site can be changed while running
-(``set_page``, ``set_body``, ``remove_page``, ``set_robots``) for recrawl tests.
+(``set_page``, ``set_body``, ``remove_page``, ``set_robots``) for recrawl tests. HEAD is
+answered with the GET answer's head, or with the page's own ``head`` (a server that refuses
+HEAD, L2), and logged with its method. A slow page whose client gives up (closes the
+connection) is logged at that moment with status 499 (``CLIENT_CLOSED``).
 """
 
 from __future__ import annotations
 
 import dataclasses
+import select
+import socket
 import socketserver
 import sys
 import threading
@@ -31,9 +36,12 @@ if TYPE_CHECKING:
     from .model import Site
     from .truth import Truth
 
-__all__ = ["Request", "RequestLog", "RunningWeb", "build_site", "serve"]
+__all__ = ["CLIENT_CLOSED", "Request", "RequestLog", "RunningWeb", "build_site", "serve"]
 
 _CHUNK_BYTES = 1 << 20
+CLIENT_CLOSED = 499
+"""The status logged for a request whose client closed the connection before the answer
+(nginx's 499): a client time-out on a slow page."""
 
 
 @dataclass(frozen=True)
@@ -41,7 +49,9 @@ class Request:
     """One request as the server saw it. ``started_at``/``finished_at`` are time.monotonic()
     (for gaps and overlaps), ``*_wall`` the same instants in time.time(). ``finished_at`` is
     taken just before the last bytes of the answer are written, so a client can never start
-    its next request before the previous one's ``finished_at``."""
+    its next request before the previous one's ``finished_at``; for a slow answer the client
+    gave up on, it is when the client closed the connection, and ``status`` is 499
+    (``CLIENT_CLOSED``)."""
 
     origin: str  # http://127.0.0.2:41234
     method: str
@@ -66,11 +76,31 @@ class Request:
 
 
 class RequestLog:
-    """A thread-safe, append-only list of ``Request`` (iterating takes a snapshot)."""
+    """A thread-safe, append-only list of ``Request`` (iterating takes a snapshot).
+
+    A snapshot waits (a few seconds at most) for the requests still being answered: a server
+    notices a client that gave up on a trickling or slow answer only at its next write, a
+    moment after the client has moved on, and a crawl that ends then must not be judged on a
+    log that lacks its last request."""
+
+    SETTLE_SECONDS = 10.0
 
     def __init__(self) -> None:
         self._items: list[Request] = []
         self._lock = threading.Lock()
+        self._answering = 0
+        self._idle = threading.Condition(self._lock)
+
+    def begin(self) -> None:
+        """A request is being answered (``end`` when it is logged or dropped)."""
+        with self._lock:
+            self._answering += 1
+
+    def end(self) -> None:
+        with self._lock:
+            self._answering -= 1
+            if not self._answering:
+                self._idle.notify_all()
 
     def append(self, request: Request) -> None:
         with self._lock:
@@ -78,6 +108,7 @@ class RequestLog:
 
     def snapshot(self) -> tuple[Request, ...]:
         with self._lock:
+            self._idle.wait_for(lambda: not self._answering, timeout=self.SETTLE_SECONDS)
             return tuple(self._items)
 
     def clear(self) -> None:
@@ -88,7 +119,8 @@ class RequestLog:
         return iter(self.snapshot())
 
     def __len__(self) -> int:
-        return len(self.snapshot())
+        with self._lock:  # no waiting: tests poll the length while a crawl runs
+            return len(self._items)
 
     def __getitem__(self, index: int) -> Request:
         return self.snapshot()[index]
@@ -137,10 +169,18 @@ class _Handler(BaseHTTPRequestHandler):
         pass  # the RequestLog is the log
 
     def do_GET(self) -> None:
-        self._answer(with_body=True)
+        self._answering(with_body=True)
 
     def do_HEAD(self) -> None:
-        self._answer(with_body=False)
+        self._answering(with_body=False)
+
+    def _answering(self, *, with_body: bool) -> None:
+        log = self.server.web.log
+        log.begin()
+        try:
+            self._answer(with_body=with_body)
+        finally:
+            log.end()
 
     def _refuse(self) -> None:
         """P4: the site has no forms to post to; any other method is answered 405."""
@@ -157,8 +197,14 @@ class _Handler(BaseHTTPRequestHandler):
         web, key = self.server.web, self.server.origin_key
         if page is None:
             page = web.answer_for(key, request_key(self.path))
-        if page.delay_seconds:
-            time.sleep(page.delay_seconds)
+        if not with_body and page.head is not None:
+            page = page.head  # L2: a server that refuses HEAD
+        if page.delay_seconds and not self._wait(page.delay_seconds):
+            # The client gave up (its time-out) and closed the connection: logged as nginx
+            # does, 499 at the moment it left, so a retry is not an overlap (P1).
+            web.log.append(self._request(started, started_wall, CLIENT_CLOSED))
+            self.close_connection = True
+            return
         status, body = page.status, page.body
         headers = [("Content-Type", page.content_type), *page.headers]
         if status == 200:
@@ -197,6 +243,23 @@ class _Handler(BaseHTTPRequestHandler):
             if not recorded:
                 web.log.append(self._request(started, started_wall, status))
             self.close_connection = True
+
+    def _wait(self, seconds: float) -> bool:
+        """Sleep ``seconds`` before answering; False as soon as the client closes the
+        connection (it timed out). A client sending more bytes meanwhile is just waited for."""
+        deadline = time.monotonic() + seconds
+        while (left := deadline - time.monotonic()) > 0:
+            readable, _, _ = select.select([self.connection], [], [], min(left, 0.05))
+            if not readable:
+                continue
+            try:
+                peeked = self.connection.recv(1, socket.MSG_PEEK)
+            except OSError:
+                return False
+            if not peeked:
+                return False
+            time.sleep(max(deadline - time.monotonic(), 0.0))  # data: no more polling
+        return True
 
     def _request(self, started: float, started_wall: float, status: int) -> Request:
         return Request(

@@ -1,0 +1,127 @@
+"""``politecrawl check SITE_URL``: the one command a site owner types [L5, L1-L4, S1].
+
+Crawls the site (the origin of ``SITE_URL``) with every check on: links leaving the site,
+page resources, ``#fragments``, sitemaps; then prints the report and exits 0 when nothing is
+broken, 1 when something is (a broken page, link or resource, or a missing fragment), so it can
+gate a CI job (``--format junit`` for CI systems that show test results).
+
+The crawl is kept: without ``--db``, in the user's cache directory under the site's name
+(``$XDG_CACHE_HOME/politecrawl/<host>.db``). The next check of the site is then a recrawl pass
+(conditional requests, and checks younger than ``check_fresh_seconds`` not repeated), and a
+check that was interrupted is resumed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import sys
+from pathlib import Path
+from typing import Any
+
+from politecrawl.cli.run import EXIT_INTERRUPTED, crawl, effective_config
+from politecrawl.errors import StoreError, UserInputError
+from politecrawl.report import broken_count, build_report, render_csv, render_json, render_text
+from politecrawl.report.html import render_html
+from politecrawl.report.junit import render_junit
+from politecrawl.store import open_database
+from politecrawl.store.reading import state_counts
+from politecrawl.store.runs import last_config
+from politecrawl.urls import InvalidURL, canonicalize, split_canonical
+
+EXIT_CLEAN = 0
+EXIT_BROKEN = 1
+# What `check` turns on; a flag, the environment or a configuration file may still turn one off.
+CHECK_SETTINGS: dict[str, Any] = {
+    "check_outbound": True,
+    "check_resources": True,
+    "check_fragments": True,
+    "sitemaps": True,
+}
+_RENDERERS = {
+    "text": render_text,
+    "csv": render_csv,
+    "json": render_json,
+    "html": render_html,
+    "junit": render_junit,
+}
+_UNFINISHED = ("queued", "leased", "deferred")
+
+
+def check_command(args: argparse.Namespace) -> int:
+    """Check the site, print the report; 0 when nothing is broken, 1 when something is."""
+    try:
+        site = canonicalize(args.site)
+    except InvalidURL as error:
+        raise UserInputError(f"{args.site!r} is not a site URL: {error.reason}") from None
+    if args.db is None:
+        args.db = str(default_database(site))
+    previous = _previous_run(args.db)
+    config = effective_config(args, {**(previous or {}), **CHECK_SETTINGS})
+    # The crawl's summary goes to standard error: standard output is the report's (JUnit XML,
+    # JSON, CSV a CI job reads).
+    if previous is None:
+        status = crawl(config, args, seeds=[site], summary_out=sys.stderr)
+    elif _unfinished(args.db):  # an interrupted check: resume it
+        status = crawl(config, args, seeds=[], summary_out=sys.stderr)
+    else:  # the next check of the site: a recrawl pass
+        status = crawl(config, args, seeds=[], recrawl=True, summary_out=sys.stderr)
+    if status == EXIT_INTERRUPTED:
+        return status
+    database = open_database(config.database, create=False)
+    try:
+        report = build_report(database, agent=config.user_agent)
+    finally:
+        database.close()
+    rendered = _RENDERERS[args.format](report)
+    if args.out:
+        Path(args.out).write_text(rendered, encoding="utf-8")
+        print(f"politecrawl: the report is in {args.out}", file=sys.stderr)
+    else:
+        sys.stdout.write(rendered)
+    broken = broken_count(report)
+    print(
+        f"politecrawl: {broken} broken links found" if broken else "politecrawl: nothing broken",
+        file=sys.stderr,
+    )
+    return EXIT_BROKEN if broken else EXIT_CLEAN
+
+
+def default_database(site: str) -> Path:
+    """Where the checks of ``site`` are kept when no ``--db`` is given: the user's cache
+    directory (``$XDG_CACHE_HOME``, else ``~/.cache``), one file per host and port."""
+    origin, _ = split_canonical(site)
+    name = re.sub(r"[^A-Za-z0-9.-]+", "_", origin.split("://", 1)[1]).strip("_")
+    cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    directory = cache / "politecrawl"
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise UserInputError(
+            f"cannot create the cache directory: {error.strerror} (give --db)", path=directory
+        ) from None
+    return directory / f"{name}.db"
+
+
+def _previous_run(target: str) -> dict[str, Any] | None:
+    """The stored configuration of the last check in ``target``, or None for a first check."""
+    if "://" not in target and not Path(target).exists():
+        return None
+    try:
+        database = open_database(target, create=False)
+    except StoreError:
+        return None  # nothing checked there yet (a broken file is reported when the crawl opens it)
+    try:
+        return last_config(database)
+    finally:
+        database.close()
+
+
+def _unfinished(target: str) -> bool:
+    database = open_database(target, create=False)
+    try:
+        counts = state_counts(database)
+    finally:
+        database.close()
+    return any(counts.get(state, 0) for state in _UNFINISHED)

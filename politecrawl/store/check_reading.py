@@ -1,0 +1,161 @@
+"""Reading the link checks of a crawl back: read-only queries for the report's link checks (L1-L4).
+
+Owns every question the report asks of the URLs of kind ``check`` (links leaving the site and
+page resources, asked for their status only), of the links to URLs that redirect for good, and
+of ``link_fragments``: how much was checked, the checks that broke and the checks robots.txt
+forbids (each with every page linking to it, through ``reading.referrers``), the permanent
+redirects (301, 308) pages link to, and the ``#fragment`` links whose page was fetched with its
+anchors. Each is one query (plus one per few hundred ids for the referrers and the anchors),
+never one per row. The judgements (which fragment is missing, where a redirect leads) are the
+report's; the store only narrows the rows. Nothing here writes; rows leave as the frozen values
+of ``reading_types``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import cast
+
+from sqlalchemy import Table, and_, func, or_, select
+
+from politecrawl.store.database import Database
+from politecrawl.store.reading import referrers
+from politecrawl.store.reading_types import CheckCounts, FragmentLink, ReferredUrl, UrlRow
+from politecrawl.store.schema import (
+    CHECK,
+    DONE,
+    EXCLUDED,
+    FAILED,
+    PAGE,
+    LinkFragment,
+    Url,
+)
+from politecrawl.store.url_rows import chunks, origins_table, query_rows, url_select, urls_table
+
+__all__ = [
+    "PERMANENT_REDIRECTS",
+    "anchors",
+    "broken_checks",
+    "check_counts",
+    "fragment_links",
+    "permanent_redirects",
+    "robots_forbidden_checks",
+]
+
+PERMANENT_REDIRECTS = (301, 308)
+"""The statuses that tell a link's author to update the link (RFC 9110 15.4.2, 15.4.9)."""
+
+_urls = urls_table
+_fragments = cast(Table, LinkFragment.__table__)
+_linker = cast(Table, Url.__table__).alias("linker")
+_is_check = _urls.c.kind == CHECK
+
+
+def check_counts(database: Database) -> CheckCounts:
+    """The checks per state, the pages fetched, and the fragment links recorded."""
+    with database.engine.connect() as connection:
+        rows = connection.execute(
+            select(_urls.c.kind, _urls.c.state, func.count())
+            .where(_urls.c.kind.in_([CHECK, PAGE]))
+            .group_by(_urls.c.kind, _urls.c.state)
+        ).all()
+        fragments = connection.execute(select(func.count()).select_from(_fragments)).scalar()
+    checks = {state: int(count) for kind, state, count in rows if kind == CHECK}
+    pages = sum(
+        int(count) for kind, state, count in rows if kind == PAGE and state in (DONE, FAILED)
+    )
+    return CheckCounts(dict(sorted(checks.items())), pages, int(fragments or 0))
+
+
+def _with_referrers(
+    database: Database, rows: list[UrlRow], *, written_only: bool = False
+) -> list[ReferredUrl]:
+    linking = referrers(database, [row.id for row in rows], written_only=written_only)
+    return [ReferredUrl(row, linking.get(row.id, ())) for row in rows]
+
+
+def broken_checks(database: Database) -> list[ReferredUrl]:
+    """Checks answered with status >= 400, and checks that failed for good (a network error
+    after the retries), by URL, each with every page linking to it (L1-L3). A check waiting
+    for a retry is deferred, not broken (yet)."""
+    broken = or_(and_(_urls.c.state == DONE, _urls.c.status >= 400), _urls.c.state == FAILED)
+    rows = query_rows(database, url_select().where(_is_check, broken).order_by(_urls.c.url))
+    return _with_referrers(database, rows)
+
+
+def robots_forbidden_checks(database: Database) -> list[ReferredUrl]:
+    """Checks robots.txt forbids (never requested, L1), by URL, each with every page linking
+    to it; ``row.detail`` has the deciding line as for pages (origin, semantics, line, text,
+    why, robots_status)."""
+    rows = query_rows(
+        database,
+        url_select()
+        .where(_is_check, _urls.c.state == EXCLUDED, _urls.c.reason == "robots")
+        .order_by(_urls.c.url),
+    )
+    return _with_referrers(database, rows)
+
+
+def permanent_redirects(database: Database) -> tuple[list[ReferredUrl], dict[str, UrlRow]]:
+    """The pages and checks that answered 301 or 308 and that a page links to, by URL, each
+    with the links a person wrote to it (on pages that are no redirect themselves); and every
+    page and check that answered 301 or 308, by URL, to follow where the redirects lead."""
+    rows = query_rows(
+        database,
+        url_select()
+        .where(
+            _urls.c.kind.in_([PAGE, CHECK]),
+            _urls.c.state == DONE,
+            _urls.c.status.in_(PERMANENT_REDIRECTS),
+        )
+        .order_by(_urls.c.url),
+    )
+    linked = [item for item in _with_referrers(database, rows, written_only=True) if item.referrers]
+    return linked, {row.url: row for row in rows}
+
+
+def fragment_links(database: Database) -> list[FragmentLink]:
+    """The ``#fragment`` links (L4) whose page was fetched (2xx, or a recrawl's 304: the page
+    as it was) with its anchors recorded, by page, fragment and linking page. The others
+    cannot be judged: their page failed, redirects, is no HTML, or was fetched without
+    fragment checking."""
+    target = _urls
+    status = target.c.status
+    statement = (
+        select(
+            _linker.c.url,
+            target.c.id,
+            target.c.url,
+            origins_table.c.origin,
+            _fragments.c.fragment,
+            _fragments.c.line,
+        )
+        .join_from(_fragments, target, target.c.id == _fragments.c.to_id)
+        .join(origins_table, origins_table.c.id == target.c.origin_id)
+        .join(_linker, _linker.c.id == _fragments.c.from_id)
+        .where(
+            target.c.state == DONE,
+            or_(and_(status >= 200, status < 300), status == 304),
+            target.c.anchors.is_not(None),
+        )
+        .order_by(target.c.url, _fragments.c.fragment, _linker.c.url)
+    )
+    with database.engine.connect() as connection:
+        return [FragmentLink(*row) for row in connection.execute(statement)]
+
+
+def anchors(database: Database, url_ids: Iterable[int]) -> dict[int, frozenset[str]]:
+    """For each id, the page's ids and ``<a name>``s as recorded (L4); ids of pages fetched
+    without fragment checking (``anchors`` NULL) are absent."""
+    ids = sorted(set(url_ids))
+    found: dict[int, frozenset[str]] = {}
+    with database.engine.connect() as connection:
+        for chunk in chunks(ids):
+            rows = connection.execute(
+                select(_urls.c.id, _urls.c.anchors).where(
+                    _urls.c.id.in_(chunk), _urls.c.anchors.is_not(None)
+                )
+            )
+            for url_id, text in rows:
+                found[url_id] = frozenset(name for name in text.split("\n") if name)
+    return found

@@ -1,0 +1,83 @@
+"""A link check's request: HEAD, and GET only when HEAD is refused, at the host's pace [L2, P4].
+
+``responses`` answers; a fake clock shows when the GET is sent after a refused HEAD.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+import requests
+import responses
+
+from politecrawl.checking import GET_BODY_BYTES, request_check
+from politecrawl.errors import FetchError
+from politecrawl.fetch import Fetcher
+from politecrawl.testing import FakeClock
+
+URL = "http://check.test/page"
+
+
+@pytest.fixture
+def mock():
+    with responses.RequestsMock(assert_all_requests_are_fired=False) as mocked:
+        yield mocked
+
+
+def check(clock: FakeClock, *, pause: float = 1.5):
+    gets: list[float | None] = []
+
+    def get_at(finished, response_seconds):
+        gets.append(response_seconds)
+        return finished + timedelta(seconds=pause)
+
+    with Fetcher(user_agent="politecrawl/test") as fetcher:
+        return request_check(fetcher, clock, URL, get_at=get_at), gets
+
+
+def test_p4_l2_a_check_asks_with_head_and_nothing_more_when_head_is_answered(mock):
+    mock.add(responses.HEAD, URL, status=404)
+    clock = FakeClock()
+    start = clock.monotonic()
+    answer, gets = check(clock)
+    assert (answer.method, answer.result.status) == ("HEAD", 404)
+    assert [call.request.method for call in mock.calls] == ["HEAD"]
+    assert gets == []
+    assert clock.monotonic() == start  # no pause: one request
+
+
+@pytest.mark.parametrize("refusal", [405, 501])
+def test_l2_a_head_refused_with_405_or_501_is_asked_again_with_get_after_the_hosts_pause(
+    mock, refusal
+):
+    mock.add(responses.HEAD, URL, status=refusal)
+    mock.add(responses.GET, URL, status=200, body=b"x" * (GET_BODY_BYTES * 2))
+    clock = FakeClock()
+    start = clock.monotonic()
+    answer, gets = check(clock, pause=1.5)
+    assert [call.request.method for call in mock.calls] == ["HEAD", "GET"]
+    assert (answer.method, answer.result.status) == ("HEAD,GET", 200)
+    assert len(answer.result.body) <= GET_BODY_BYTES  # a check reads no more than it needs
+    assert clock.monotonic() - start == pytest.approx(1.5)  # P2 between the two requests
+    assert gets == [pytest.approx(gets[0])]
+    assert gets[0] is not None  # paced by the HEAD's response time
+
+
+def test_l2_a_head_that_breaks_the_connection_is_asked_again_with_get(mock):
+    mock.add(responses.HEAD, URL, body=requests.exceptions.ConnectionError("reset by peer"))
+    mock.add(responses.GET, URL, status=200)
+    answer, gets = check(FakeClock())
+    assert (answer.method, answer.result.status) == ("HEAD,GET", 200)
+    assert gets == [None]  # no response time to pace by
+
+
+def test_l2_a_head_that_times_out_is_not_asked_again(mock):
+    mock.add(responses.HEAD, URL, body=requests.exceptions.ReadTimeout("slow"))
+    mock.add(responses.GET, URL, status=200)
+    with pytest.raises(FetchError) as raised:
+        check(FakeClock())
+    assert raised.value.timed_out
+    assert [call.request.method for call in mock.calls] == [
+        "HEAD"
+    ]  # a slow host is not asked twice
