@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint bench bench-crawl bench-crawl-large clean
+.PHONY: demo test lint bench bench-crawl bench-crawl-large bench-linkcheck clean
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -40,6 +40,11 @@ bench-crawl: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[bench,peers]'
 	$(BIN)/python bench/run.py --hosts 20 --pages 500 --delay 0
 	$(BIN)/python bench/run.py --hosts 20 --pages 50 --delay 0.2
+
+## bench-linkcheck: politecrawl check against LinkChecker on the test web's link-checking site
+bench-linkcheck: $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[bench,peers]'
+	$(BIN)/python bench/linkcheck.py
 
 ## bench-crawl-large: H=100 P=1000 (119,000 URLs), stopped mid-way and resumed (about 30 minutes)
 bench-crawl-large: $(STAMP)

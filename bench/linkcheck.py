@@ -1,6 +1,7 @@
 """Link checking, politecrawl against LinkChecker, on the test web's link-checking origins.
 
-    .venv/bin/pip install -e '.[bench]'        # LinkChecker (GPL) is in the bench extra
+    .venv/bin/pip install -e '.[bench,peers]'  # LinkChecker (GPL) is in the peers extra
+    make bench-linkcheck                         # the same, and the run
     .venv/bin/python bench/linkcheck.py [--delay 0.1] [--timeout 1] [--only linkchecker]
 
 Serves the test web (tests/site: one loopback server per origin, 127.0.0.2 ...; its request

@@ -3,9 +3,10 @@
 Owns ``request_check``: what one check asks of a server. HEAD first, since a check needs no
 body (P4); a server that answers HEAD with 405 or 501, or breaks the connection over it (a reset
 or a garbled answer, not a time-out: a slow server is slow for GET too), is asked again with GET,
-of which at most ``GET_BODY_BYTES`` are read. Between the two the host's pace holds: the caller
-says when the GET may start (``get_at``) and the check sleeps until then on the crawl's clock,
-still holding the host's one request slot (P1, P2).
+of which at most ``GET_BODY_BYTES`` are read. A HEAD refused outright, to a host that cannot be
+found, or that times out is not asked again: a GET would fare no better. Between the two the
+host's pace holds: the caller says when the GET may start (``get_at``) and the check sleeps
+until then on the crawl's clock, still holding the host's one request slot (P1, P2).
 """
 
 from __future__ import annotations
@@ -25,10 +26,12 @@ HEAD_REFUSED = frozenset((405, 501))
 
 @dataclass(frozen=True, slots=True)
 class CheckAnswer:
-    """The response a check ends with, and how it was asked: ``HEAD`` or ``HEAD,GET``."""
+    """How a check ended: the last response (or the error that stood for it) and how it was
+    asked: ``HEAD`` or ``HEAD,GET``."""
 
-    result: FetchResult
+    result: FetchResult | None
     method: str
+    error: FetchError | None = None
 
 
 def request_check(
@@ -38,14 +41,13 @@ def request_check(
     *,
     get_at: Callable[[datetime, float | None], datetime],
 ) -> CheckAnswer:
-    """Check ``url``: HEAD, then GET if HEAD was refused. ``get_at(finished, response_seconds)``
-    is when the host's pace lets the GET start after the HEAD. Raises ``FetchError`` when the
-    last request got no answer."""
+    """Check ``url``: HEAD, then GET if HEAD was refused or garbled. ``get_at(finished,
+    response_seconds)`` is when the host's pace lets the GET start after the HEAD."""
     try:
         head = fetcher.fetch(url, method="HEAD")
     except FetchError as error:
-        if error.timed_out or not error.temporary:
-            raise
+        if not error.garbled:  # refused, unresolvable, timed out: a GET would fare no better
+            return CheckAnswer(None, "HEAD", error)
         response_seconds = None
     else:
         if head.status not in HEAD_REFUSED:
@@ -54,4 +56,7 @@ def request_check(
     wait = (get_at(clock.now(), response_seconds) - clock.now()).total_seconds()
     if wait > 0:
         clock.sleep(wait)
-    return CheckAnswer(fetcher.fetch(url, max_bytes=GET_BODY_BYTES), "HEAD,GET")
+    try:
+        return CheckAnswer(fetcher.fetch(url, max_bytes=GET_BODY_BYTES), "HEAD,GET")
+    except FetchError as error:
+        return CheckAnswer(None, "HEAD,GET", error)

@@ -223,6 +223,8 @@ class Crawler:
         )
         events: queue.Queue[object] = queue.Queue(maxsize=1000)
         visitor = self._visitor()
+        if self.config.sitemaps and self.process_index == 0:
+            visitor.queue_missed_sitemaps(PolicyStore(self.database).without_sitemaps())
         if self.process_index == 0 and self.config.processes > 1:
             self._helpers = HelperProcesses(_serve_as_helper, self.config, self.config.processes)
             self._helpers.start()

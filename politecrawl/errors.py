@@ -52,6 +52,7 @@ class FetchError(PolitecrawlError):
         temporary: bool,
         host_trouble: bool | None = None,
         timed_out: bool = False,
+        garbled: bool = False,
     ) -> None:
         self.url = url
         self.temporary = temporary
@@ -59,6 +60,9 @@ class FetchError(PolitecrawlError):
         self.timed_out = timed_out
         """No answer in time (connect or response deadline), as opposed to a refused, reset or
         garbled one."""
+        self.garbled = garbled
+        """The server took the request and then broke the exchange (a reset connection, an
+        answer that is not HTTP): some servers do that to a HEAD only (L2)."""
         super().__init__(f"{url}: {message}")
 
 

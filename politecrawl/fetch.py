@@ -18,11 +18,13 @@ import zlib
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
+from http.client import HTTPException
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urljoin, urlsplit
 
 import requests
 from urllib3.exceptions import HTTPError as Urllib3Error
+from urllib3.exceptions import ProtocolError
 
 from politecrawl.connect import (
     AddressGuard,
@@ -303,13 +305,31 @@ class Fetcher:
         else:
             message = f"request failed: {_reason(exc)}"
             timed_out = False
-        return FetchError(message, url=url, temporary=True, timed_out=timed_out)
+        return FetchError(
+            message, url=url, temporary=True, timed_out=timed_out, garbled=_garbled(exc)
+        )
 
     def _too_slow(self, url: str) -> FetchError:
         seconds = self._limits.response_timeout_seconds
         return FetchError(
             f"response took longer than {seconds:g} s", url=url, temporary=True, timed_out=True
         )
+
+
+def _garbled(exc: BaseException) -> bool:
+    """A reset connection or an answer that is not HTTP, anywhere in ``exc``'s chain (not a
+    refused connection, a name that does not resolve or a certificate refused)."""
+    seen: set[int] = set()
+    stack: list[object] = [exc]
+    while stack:
+        item = stack.pop()
+        if not isinstance(item, BaseException) or id(item) in seen:
+            continue
+        seen.add(id(item))
+        if isinstance(item, ProtocolError | ConnectionResetError | HTTPException):
+            return True
+        stack += [item.__cause__, item.__context__, *item.args]
+    return False
 
 
 def new_session(guard: AddressGuard | None = None) -> requests.Session:

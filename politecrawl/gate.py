@@ -117,6 +117,11 @@ class Gate:
         verdict = known.policy.explain(self.config.user_agent, url)
         return GateVerdict("allowed" if verdict.allowed else "disallowed", verdict.reason, verdict)
 
+    def outcome(self, origin: str) -> RobotsOutcome | None:
+        """The stored outcome of ``origin``'s robots.txt, if it was fetched; never fetches."""
+        known = self._current(origin)
+        return None if known is None else known.outcome
+
     def policy(self, origin: str) -> RobotsPolicy | None:
         """The parsed policy of ``origin`` when it has one."""
         known = self._current(origin)

@@ -193,8 +193,27 @@ def _resources_of(element: lxml.html.HtmlElement) -> list[RawLink]:
 
 
 def _srcset(value: str) -> list[str]:
-    """The URLs of a ``srcset``: comma-separated candidates, each a URL and a descriptor."""
-    return [part.split()[0] for part in value.split(",") if part.split()]
+    """The URLs of a ``srcset``, as WHATWG parses it: each candidate's URL is a run of
+    non-space characters (a ``data:`` URL keeps its commas), then descriptors up to a comma."""
+    urls: list[str] = []
+    position, end = 0, len(value)
+    while position < end:
+        while position < end and (value[position].isspace() or value[position] == ","):
+            position += 1
+        start = position
+        while position < end and not value[position].isspace():
+            position += 1
+        url = value[start:position]
+        if url.endswith(","):
+            url = url.rstrip(",")  # no descriptors: the comma ends the candidate
+        else:
+            depth = 0  # descriptors run to the next comma outside parentheses
+            while position < end and (value[position] != "," or depth):
+                depth += {"(": 1, ")": -1}.get(value[position], 0)
+                position += 1
+        if url:
+            urls.append(url)
+    return urls
 
 
 def _looks_like_html(head: bytes) -> bool:

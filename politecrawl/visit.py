@@ -16,6 +16,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import threading
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -48,6 +49,8 @@ from politecrawl.sitemaps import (
 )
 from politecrawl.store import (
     CHECK,
+    PAGE,
+    SITEMAP,
     Completion,
     Frontier,
     HostPaceRecord,
@@ -195,7 +198,11 @@ class Visitor:
                 return VisitResult(excluded=Excluded(lease.url, "out_of_scope", reason, detail))
             if lease.kind != CHECK:
                 becomes = CHECK
-        is_check = lease.kind == CHECK or becomes is not None
+        elif lease.kind == CHECK and lease.redirect_hops:
+            # a checked link that redirects back into the site leads to one of its pages: it is
+            # crawled, not just checked, however it was found first
+            becomes = PAGE
+        is_check = becomes == CHECK or (lease.kind == CHECK and becomes is None)
         gate = self.gate.check(lease.origin, lease.url, now=now)
         if gate.kind == "robots_first":
             return self._fetch_robots(lease, of_site=verdict.allowed)
@@ -214,7 +221,7 @@ class Visitor:
                 self.frontier.keep_unchanged(lease, reason="check-fresh")
                 return VisitResult()
             return self._check(lease, robots_delay, becomes)
-        if lease.kind == "page" and not self._pages.take(
+        if lease.kind != SITEMAP and not self._pages.take(
             lease.host, self.config.max_pages_per_host
         ):
             detail = {"rule": f"more than {self.config.max_pages_per_host} pages on this host"}
@@ -225,14 +232,18 @@ class Visitor:
         if self._unchanged_per_sitemap(lease):
             self.frontier.keep_unchanged(lease, reason="sitemap-unchanged")
             return VisitResult(sitemap_skipped=True)
-        return self._fetch_page(lease, robots_delay)
+        return self._fetch_page(lease, robots_delay, becomes)
 
     def _checkable(self, lease: Lease, verdict: ScopeVerdict) -> bool:
         """L1, L3: a URL out of scope only because it is on another site is checked, never
         crawled, when checking is on for what it is (a link, or a resource)."""
-        if not verdict.leaves_site:
-            return False  # the crawl's own rules (patterns, depth, traps, steering) hold
-        return self.config.check_resources if lease.kind == CHECK else self.config.check_outbound
+        if not verdict.leaves_site or lease.kind == SITEMAP:
+            # the crawl's own rules (patterns, depth, traps, steering) hold; and a sitemap on
+            # another site is not read, nor checked: no page links to it (S1)
+            return False
+        if lease.kind == CHECK:  # a resource, or the redirect target of a check: either flag
+            return self.config.check_resources or self.config.check_outbound
+        return self.config.check_outbound
 
     def _checked_lately(self, lease: Lease, now: datetime) -> bool:
         """A recrawl does not repeat a check that passed less than ``check_fresh_seconds`` ago
@@ -240,8 +251,8 @@ class Visitor:
         of this pass, not a retry of one that failed in it."""
         if lease.attempts or lease.fetched_at is None or lease.status is None:
             return False
-        if lease.status >= 400:
-            return False
+        if not 200 <= lease.status < 300:
+            return False  # broken, or a redirect (its chain is checked again, hop by hop)
         return (now - lease.fetched_at).total_seconds() < self.config.check_fresh_seconds
 
     def _unchanged_per_sitemap(self, lease: Lease) -> bool:
@@ -284,6 +295,22 @@ class Visitor:
             sitemaps = self._sitemaps_of(lease.origin, outcome) if of_site else []
             self.frontier.release(lease, now=finished, next_fetch_at=next_at, sitemaps=sitemaps)
         return VisitResult(robots_fetched=True)
+
+    def queue_missed_sitemaps(self, origins: Iterable[str]) -> int:
+        """S1 for origins whose robots.txt was read without their sitemaps being queued (the
+        crawl was killed between the two writes): queue them now; how many origins."""
+        found: list[SitemapSeed] = []
+        count = 0
+        for origin in origins:
+            if not check_scope(origin + "/", 0, self.scope).allowed:
+                continue
+            outcome = self.gate.outcome(origin)
+            if outcome is not None:
+                found += self._sitemaps_of(origin, outcome)
+                count += 1
+        if found:
+            self.frontier.add_sitemaps(found, now=self.clock.now())
+        return count
 
     def _sitemaps_of(self, origin: str, outcome: RobotsOutcome) -> list[SitemapSeed]:
         """S1: the sitemaps of an origin whose robots.txt was just read (its Sitemap lines,
@@ -328,7 +355,9 @@ class Visitor:
 
     # --- pages ------------------------------------------------------------------------------
 
-    def _fetch_page(self, lease: Lease, robots_delay: float) -> VisitResult:
+    def _fetch_page(
+        self, lease: Lease, robots_delay: float, becomes: str | None = None
+    ) -> VisitResult:
         started = self.clock.now()
         try:
             result = self.fetcher.fetch(
@@ -351,7 +380,7 @@ class Visitor:
         )
         if lease.kind == "sitemap":
             return self._sitemap(lease, result, pace, robots_delay)
-        return self._page(lease, result, finished, pace, robots_delay)
+        return self._page(lease, result, finished, pace, robots_delay, becomes=becomes)
 
     def _page(
         self,
@@ -360,6 +389,8 @@ class Visitor:
         finished: datetime,
         pace: HostPace,
         robots_delay: float,
+        *,
+        becomes: str | None = None,
     ) -> VisitResult:
         redirect_to, error = self._redirect(lease, result)
         parsed = (
@@ -393,6 +424,7 @@ class Visitor:
             nofollow=not directives.follow,
             canonical_url=canonical_link(parsed, result.url) if parsed is not None else None,
             anchors=parsed.anchors if parsed is not None and self.config.check_fragments else None,
+            kind=becomes,
         )
         page = Page(
             url=lease.url,
@@ -440,11 +472,15 @@ class Visitor:
                 error_streak_before=lease.host_error_streak,
             ).next_start
 
-        try:
-            answer = request_check(self.fetcher, self.clock, lease.url, get_at=get_at)
-        except FetchError as error:
+        answer = request_check(self.fetcher, self.clock, lease.url, get_at=get_at)
+        if answer.result is None:
+            assert answer.error is not None
             return self._no_answer(
-                lease, error, started=started, robots_delay=robots_delay, check_method="HEAD"
+                lease,
+                answer.error,
+                started=started,
+                robots_delay=robots_delay,
+                check_method=answer.method,
             )
         result = answer.result
         finished = self.clock.now()

@@ -10,6 +10,7 @@ from datetime import timedelta
 import pytest
 import requests
 import responses
+import urllib3
 
 from politecrawl.checking import GET_BODY_BYTES, request_check
 from politecrawl.errors import FetchError
@@ -65,19 +66,38 @@ def test_l2_a_head_refused_with_405_or_501_is_asked_again_with_get_after_the_hos
 
 
 def test_l2_a_head_that_breaks_the_connection_is_asked_again_with_get(mock):
-    mock.add(responses.HEAD, URL, body=requests.exceptions.ConnectionError("reset by peer"))
+    reset = requests.exceptions.ConnectionError(
+        urllib3.exceptions.ProtocolError("Connection aborted.", ConnectionResetError(104, "reset"))
+    )
+    mock.add(responses.HEAD, URL, body=reset)
     mock.add(responses.GET, URL, status=200)
     answer, gets = check(FakeClock())
+    assert answer.result is not None
     assert (answer.method, answer.result.status) == ("HEAD,GET", 200)
     assert gets == [None]  # no response time to pace by
 
 
-def test_l2_a_head_that_times_out_is_not_asked_again(mock):
-    mock.add(responses.HEAD, URL, body=requests.exceptions.ReadTimeout("slow"))
+@pytest.mark.parametrize(
+    "failure",
+    [
+        requests.exceptions.ReadTimeout("slow"),
+        requests.exceptions.ConnectionError("[Errno 111] Connection refused"),
+    ],
+)
+def test_l2_a_head_that_times_out_or_is_refused_is_not_asked_again(mock, failure):
+    mock.add(responses.HEAD, URL, body=failure)
     mock.add(responses.GET, URL, status=200)
-    with pytest.raises(FetchError) as raised:
-        check(FakeClock())
-    assert raised.value.timed_out
-    assert [call.request.method for call in mock.calls] == [
-        "HEAD"
-    ]  # a slow host is not asked twice
+    answer, gets = check(FakeClock())
+    assert (answer.result, answer.method) == (None, "HEAD")
+    assert isinstance(answer.error, FetchError)
+    assert [call.request.method for call in mock.calls] == ["HEAD"]  # not asked twice
+    assert gets == []
+
+
+def test_l2_a_get_that_fails_after_a_refused_head_says_so(mock):
+    mock.add(responses.HEAD, URL, status=405)
+    mock.add(responses.GET, URL, body=requests.exceptions.ReadTimeout("slow"))
+    answer, _ = check(FakeClock())
+    assert (answer.result, answer.method) == (None, "HEAD,GET")
+    assert answer.error is not None
+    assert answer.error.timed_out

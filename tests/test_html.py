@@ -265,3 +265,26 @@ def test_page_soup_is_built_on_request():
         content_type="text/html",
     )
     assert page.soup().find(id="x").get_text() == "hello"
+
+
+@pytest.mark.parametrize(
+    ("srcset", "urls"),
+    [
+        ("/a.png 1x, /b.png 2x", ["/a.png", "/b.png"]),
+        ("/a.png, /b.png 2x", ["/a.png", "/b.png"]),
+        ("/a,b.png 2x", ["/a,b.png"]),  # a comma inside a URL is part of it (WHATWG)
+        ("  /a.png  ,  /b.png   100w  ", ["/a.png", "/b.png"]),
+        (
+            "data:image/svg+xml,%3Csvg%3E%3C/svg%3E 1x, /real.png 2x",
+            ["data:image/svg+xml,%3Csvg%3E%3C/svg%3E", "/real.png"],
+        ),
+        (
+            "data:image/gif;base64,R0lGODlhAQABAAAAACw= 1x",
+            ["data:image/gif;base64,R0lGODlhAQABAAAAACw="],
+        ),
+    ],
+)
+def test_l3_srcset_candidates_are_read_as_browsers_read_them(srcset, urls):
+    page = parse_html(f'<img srcset="{srcset}">'.encode(), content_type="text/html", details=True)
+    assert page is not None
+    assert [resource.href for resource in page.resources] == urls

@@ -18,12 +18,12 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from tests.site import Page, audit, build_site, serve
+from tests.site import Page, Site, audit, build_site, serve
 from tests.site.canonical import host_of, origin_of
-from tests.site.model import NOT_FOUND
+from tests.site.model import NOT_FOUND, OriginSpec
 from tests.test_crawl_e2e import GUARD, crawl_config
 
-from politecrawl import Crawler
+from politecrawl import CrawlConfig, Crawler
 from politecrawl.report import broken_count, build_report, render_text
 from politecrawl.store import open_database
 
@@ -178,7 +178,9 @@ def test_l5_politecrawl_check_exits_1_with_a_junit_report_and_rechecks_nothing_f
         second = check()  # the next check of the site: a recrawl pass
         assert second.returncode == 1
         again = {r.url for r in web.log if r.url in truth.checked and r.method == "HEAD"}
-        assert not again & checked_once - set(truth.checked_broken)  # fresh checks stand
+        passed = {url for url, found in truth.checked.items() if 200 <= (found.status or 0) < 300}
+        assert passed
+        assert not again & checked_once & passed  # checks that passed a moment ago stand
         assert set(truth.checked_broken) - again <= set(truth.repeatable)  # broken: asked again
         assert "Broken outbound links and resources" in second.stdout
 
@@ -217,3 +219,89 @@ def test_l5_without_db_the_check_is_kept_in_the_cache_directory(tmp_path, monkey
     assert path == tmp_path / "cache" / "politecrawl" / "127.0.0.25_8080.db"
     assert path.parent.is_dir()
     assert Path(default_database("https://www.example.org/")).name == "www.example.org.db"
+
+
+def test_l5_check_of_a_site_robots_txt_keeps_out_is_not_a_pass(tmp_path):
+    with serve(build_site(crawl_delay_seconds=0.05, slow_seconds=0.3)) as web:
+        result = subprocess.run(
+            [sys.executable, "-m", "politecrawl", "check", web.url("robots-disallow-all"),
+             "--db", str(tmp_path / "closed.db"), "--delay", "0.05", "--quiet"],
+            capture_output=True, text=True, timeout=300, check=False,
+        )  # fmt: skip
+        requested = [
+            r.path_with_query for r in web.log if r.origin == web.base("robots-disallow-all")
+        ]
+    assert requested == ["/robots.txt"]
+    assert result.returncode == 1, result.stderr
+    assert "the check is incomplete" in result.stderr
+
+
+def test_l1_a_link_removed_since_the_last_check_is_no_longer_reported(tmp_path):
+    def home(*links: str) -> Page:
+        anchors = "".join(f'<a href="{link}">{link}</a>' for link in links)
+        return Page(f"<html><body>{anchors}</body></html>".encode())
+
+    site = Site(
+        0,
+        (
+            OriginSpec("site", "127.0.0.71", {"/": home("@@elsewhere@@/gone.html")}),
+            OriginSpec("elsewhere", "127.0.0.72", {}, seeded=False),
+        ),
+        0.0,
+    )
+    database = str(tmp_path / "removed.db")
+    config = CrawlConfig(
+        database=database, delay_seconds=0.0, check_outbound=True, check_fresh_seconds=0.001
+    )
+
+    def broken_now() -> set[str]:
+        opened = open_database(database)
+        try:
+            return {item.url for item in build_report(opened, agent="politecrawl").checks.broken}
+        finally:
+            opened.close()
+
+    with serve(site) as web:
+        with Crawler(config) as crawler:
+            crawler.add_seeds([web.url("site")])
+            crawler.run()
+        assert broken_now() == {web.url("elsewhere", "/gone.html")}
+        web.set_page("site", "/", home("/"))  # the site owner removed the link
+        with Crawler(config) as crawler:
+            for _ in crawler.recrawl():
+                pass
+        assert broken_now() == set()
+
+
+def test_l1_c4_a_checked_link_that_redirects_back_into_the_site_leads_to_a_crawled_page(
+    tmp_path,
+):
+    site = Site(
+        0,
+        (
+            OriginSpec(
+                "site",
+                "127.0.0.73",
+                {
+                    "/": Page(b'<a href="@@apex@@/new.html">the apex spelling</a>'),
+                    "/new.html": Page(b'<a href="/behind.html">on</a>'),
+                    "/behind.html": Page(b"<p>reached only through the redirect</p>"),
+                },
+            ),
+            OriginSpec(
+                "apex",
+                "127.0.0.74",
+                {"/new.html": Page(b"", status=301, headers=(("Location", "@@site@@/new.html"),))},
+                seeded=False,
+            ),
+        ),
+        0.0,
+    )
+    config = CrawlConfig(database=str(tmp_path / "apex.db"), delay_seconds=0.0, check_outbound=True)
+    with serve(site) as web:
+        with Crawler(config) as crawler:
+            crawler.add_seeds([web.url("site")])
+            crawler.run()
+        asked = [(r.method, r.path_with_query) for r in web.log if r.origin == web.base("site")]
+    assert ("GET", "/new.html") in asked  # crawled as a page, not only checked
+    assert ("GET", "/behind.html") in asked  # its links followed

@@ -214,8 +214,17 @@ def test_s1_sitemap_xml_is_tried_only_when_robots_txt_names_none_and_the_setting
     assert "/orphan.html" not in requested
 
 
-def test_s1_c1_a_sitemap_on_a_host_out_of_scope_is_never_requested(main_web, tmp_path):
-    crawl(main_web, str(tmp_path / "c.db"), seeds=(main_web.url("main"),))
+@pytest.mark.parametrize("check_outbound", [False, True])
+def test_s1_c1_a_sitemap_on_a_host_out_of_scope_is_never_requested(
+    main_web, tmp_path, check_outbound
+):
+    # not read, and not checked as a link either: no page links to it
+    crawl(
+        main_web,
+        str(tmp_path / "c.db"),
+        seeds=(main_web.url("main"),),
+        check_outbound=check_outbound,
+    )
     assert paths(main_web, "other") == []  # its vouched.xml included, robots.txt included
     assert paths(main_web, "main").count("/orphan.html") == 1
 
@@ -334,3 +343,22 @@ def test_s3_a_recrawl_skips_what_the_sitemap_says_is_unchanged_and_fetches_what_
     assert again.count("/s.xml") == 1  # the sitemap itself is read again every pass
     skipped = rows(target, "SELECT url, state FROM urls WHERE reason = 'sitemap-unchanged'")
     assert [(url.rsplit("/", 1)[1], state) for url, state in skipped] == [("old.html", "done")]
+
+
+def test_s1_c5_sitemaps_missed_when_robots_txt_was_read_are_queued_when_the_crawl_resumes(
+    main_web, tmp_path
+):
+    # robots.txt read and recorded, its sitemaps not queued: as a crawl killed between the two
+    # writes leaves it (here: a first run without sitemaps). The next run queues them.
+    target = str(tmp_path / "resume.db")
+    config = CrawlConfig(database=target, delay_seconds=0.0, sitemaps=False, max_pages=1)
+    with Crawler(config) as crawler:
+        crawler.add_seeds([main_web.url("main")])
+        crawler.run()
+    assert "/sitemap_index.xml" not in paths(main_web, "main")
+    with Crawler(config.replace(sitemaps=True, max_pages=None)) as crawler:
+        crawler.run()
+    main = paths(main_web, "main")
+    assert main.count("/robots.txt") == 1  # still fresh: not fetched again
+    assert main.count("/sitemap_index.xml") == 1
+    assert main.count("/orphan.html") == 1

@@ -2,7 +2,8 @@
 
 Crawls the site (the origin of ``SITE_URL``) with every check on: links leaving the site,
 page resources, ``#fragments``, sitemaps; then prints the report and exits 0 when nothing is
-broken, 1 when something is (a broken page, link or resource, or a missing fragment), so it can
+broken, 1 when something is (a broken page, link or resource, or a missing fragment) or when
+the check could not be completed (robots.txt forbids the site, it does not answer), so it can
 gate a CI job (``--format junit`` for CI systems that show test results).
 
 The crawl is kept: without ``--db``, in the user's cache directory under the site's name
@@ -20,6 +21,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from politecrawl.cli.run import EXIT_FINISHED as EXIT_CLEAN
 from politecrawl.cli.run import EXIT_INTERRUPTED, crawl, effective_config
 from politecrawl.errors import StoreError, UserInputError
 from politecrawl.report import broken_count, build_report, render_csv, render_json, render_text
@@ -30,7 +32,6 @@ from politecrawl.store.reading import state_counts
 from politecrawl.store.runs import last_config
 from politecrawl.urls import InvalidURL, canonicalize, split_canonical
 
-EXIT_CLEAN = 0
 EXIT_BROKEN = 1
 # What `check` turns on; a flag, the environment or a configuration file may still turn one off.
 CHECK_SETTINGS: dict[str, Any] = {
@@ -46,7 +47,9 @@ _RENDERERS = {
     "html": render_html,
     "junit": render_junit,
 }
-_UNFINISHED = ("queued", "leased", "deferred")
+# A check that stopped with work queued or leased was interrupted; deferred work alone (an
+# unreachable robots.txt, a Crawl-delay above the cap) is how a finished check ends.
+_UNFINISHED = ("queued", "leased")
 
 
 def check_command(args: argparse.Namespace) -> int:
@@ -71,21 +74,36 @@ def check_command(args: argparse.Namespace) -> int:
         return status
     database = open_database(config.database, create=False)
     try:
-        report = build_report(database, agent=config.user_agent)
+        report = build_report(database, agent=config.agent, max_redirects=config.max_redirects)
     finally:
         database.close()
-    rendered = _RENDERERS[args.format](report)
-    if args.out:
-        Path(args.out).write_text(rendered, encoding="utf-8")
-        print(f"politecrawl: the report is in {args.out}", file=sys.stderr)
-    else:
-        sys.stdout.write(rendered)
+    _write(_RENDERERS[args.format](report), args.out)
     broken = broken_count(report)
-    print(
-        f"politecrawl: {broken} broken links found" if broken else "politecrawl: nothing broken",
-        file=sys.stderr,
-    )
-    return EXIT_BROKEN if broken else EXIT_CLEAN
+    if broken:
+        print(f"politecrawl: {broken} broken links found", file=sys.stderr)
+        return EXIT_BROKEN
+    if status != EXIT_CLEAN:
+        # Nothing broken found, but not all was checked: robots.txt keeps politecrawl out, the
+        # site did not answer, or work is deferred. A CI gate must not pass on that.
+        print(
+            "politecrawl: nothing broken found, but the check is incomplete (see above and the "
+            "report: deferred or failed work, or robots.txt forbids the site)",
+            file=sys.stderr,
+        )
+        return EXIT_BROKEN
+    print("politecrawl: nothing broken", file=sys.stderr)
+    return EXIT_CLEAN
+
+
+def _write(text: str, out: str | None) -> None:
+    if out is None:
+        sys.stdout.write(text)
+        return
+    try:
+        Path(out).write_text(text, encoding="utf-8")
+    except OSError as error:
+        raise UserInputError(f"cannot write the report: {error.strerror}", path=out) from None
+    print(f"politecrawl: the report is in {out}", file=sys.stderr)
 
 
 def default_database(site: str) -> Path:

@@ -53,7 +53,11 @@ def build_link_checks(database: Database, *, max_redirects: int = MAX_REDIRECTS)
         checks_made=checks_made,
         checks_waiting=sum(counts.checks.get(state, 0) for state in _WAITING),
         fragments_checked=len(fragments),
-        broken=tuple(map(_broken, check_reading.broken_checks(database))),
+        # A check no page links to any more (the link was removed since, a recrawl found) is
+        # nobody's broken link.
+        broken=tuple(
+            _broken(item) for item in check_reading.broken_checks(database) if item.referrers
+        ),
         redirects=_redirects(database, redirects, hops, max_redirects),
         robots_forbidden=tuple(map(_forbidden, check_reading.robots_forbidden_checks(database))),
         missing_fragments=_missing_fragments(database, fragments),

@@ -251,6 +251,11 @@ class Frontier:
                 sitemap=completion.redirect_sitemap,
                 kind=completion.outcome.kind or lease.kind,
             )
+        status = completion.outcome.status
+        if lease.fetched_at is not None and status is not None and 200 <= status < 300:
+            # fetched before (a recrawl) and read anew: its old links and listing go
+            for forget in (sql.forget_links, sql.forget_fragments, sql.forget_listing):
+                forget.rowcount(connection, {"from_id": lease.url_id})
         self._enqueuer.record_links(connection, lease.url_id, lease.depth, links, now)
         if completion.sitemap is not None:
             record_reading(connection, lease.url_id, completion.sitemap)
@@ -341,7 +346,9 @@ class Frontier:
     ) -> bool:
         """Give the URL back to the queue without counting an attempt (e.g. robots.txt first).
         ``sitemaps``: the origin's sitemaps its robots.txt named, queued in the same
-        transaction (S1), so that a crash cannot keep the robots.txt and lose its sitemaps."""
+        transaction as the release (S1). robots.txt itself was recorded just before, by the
+        gate: should the crawl die in between, the next run queues what it missed
+        (``PolicyStore.without_sitemaps``, ``add_sitemaps``)."""
         seeds = list(sitemaps)
 
         def release_in(connection: Connection) -> bool:
@@ -353,6 +360,16 @@ class Frontier:
             return True
 
         return self._write(release_in)
+
+    def add_sitemaps(self, sitemaps: Sequence[SitemapSeed], *, now: datetime) -> None:
+        """Queue sitemaps found outside a lease (S1: an origin whose robots.txt was read but
+        whose sitemaps were not queued); those already known are left as they are."""
+        seeds = list(sitemaps)
+        self._write(
+            lambda connection: self._enqueuer.queue_sitemaps(
+                connection, seeds, depth=0, discovered_from=None, now=now
+            )
+        )
 
     def keep_unchanged(self, lease: Lease, *, reason: str) -> bool:
         """The URL is not fetched in this pass and its last result stands (S3: its sitemap

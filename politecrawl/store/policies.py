@@ -14,9 +14,10 @@ from sqlalchemy import Table, select, update
 
 from politecrawl.robots.outcome import RobotsOutcome
 from politecrawl.store.database import Database
-from politecrawl.store.schema import Origin
+from politecrawl.store.schema import Origin, Sitemap
 
 _origins = cast(Table, Origin.__table__)
+_sitemaps = cast(Table, Sitemap.__table__)
 
 
 class PolicyStore:
@@ -74,3 +75,13 @@ class PolicyStore:
         with self.database.engine.connect() as connection:
             names = connection.execute(select(_origins.c.origin)).scalars().all()
         return {name: self.get(name) for name in names}
+
+    def without_sitemaps(self) -> list[str]:
+        """Origins whose robots.txt was read (2xx, or a 4xx allowing everything) but for which
+        no sitemap was queued: a crash between the two writes, or a lost lease (S1)."""
+        vouched = select(_sitemaps.c.url_id).where(_sitemaps.c.for_origin == _origins.c.origin)
+        statement = select(_origins.c.origin).where(
+            _origins.c.robots_outcome.in_(("parsed", "allow_all")), ~vouched.exists()
+        )
+        with self.database.engine.connect() as connection:
+            return list(connection.execute(statement).scalars())

@@ -20,6 +20,7 @@ from sqlalchemy import (
     Text,
     bindparam,
     case,
+    delete,
     literal,
     literal_column,
     or_,
@@ -309,6 +310,13 @@ MAKE_SITEMAP = (
     .values(kind=SITEMAP)
 )
 
+# A page fetched again with a new body (a recrawl): what it linked to and listed before is
+# forgotten, and the links of the new body are recorded in the same transaction, so that a link
+# removed from the page no longer names it as a referrer of a broken target.
+FORGET_LINKS = delete(links).where(links.c.from_id == bindparam("from_id"))
+FORGET_FRAGMENTS = delete(link_fragments).where(link_fragments.c.from_id == bindparam("from_id"))
+FORGET_LISTING = delete(sitemap_entries).where(sitemap_entries.c.sitemap_id == bindparam("from_id"))
+
 # Wake a host asleep with nothing queued: a new URL of it was just queued.
 ACTIVATE_HOST = (
     update(hosts).where(hosts.c.id == bindparam("host_id"), ~hosts.c.active).values(active=True)
@@ -438,4 +446,7 @@ insert_sitemap_entry = Prepared(_insert_sitemap_entry)
 insert_sitemap = Prepared(_insert_sitemap)
 raise_sitemap_lastmod = Prepared(RAISE_SITEMAP_LASTMOD)
 make_sitemap = Prepared(MAKE_SITEMAP)
+forget_links = Prepared(FORGET_LINKS)
+forget_fragments = Prepared(FORGET_FRAGMENTS)
+forget_listing = Prepared(FORGET_LISTING)
 activate_host = Prepared(ACTIVATE_HOST)
