@@ -9,26 +9,27 @@ it from the host's stored error streak; a failing page gets its own retry time,
 ``politeness.url_retry_at``). Every outcome goes to the frontier in one transaction: a page
 through ``Completion`` (which the worker records together with its next claim), everything else
 at once.
+
+A URL is read as what it is (``responses`` turns a response into what is recorded): a page is
+parsed; a sitemap (S1, S2) is read for the URLs it lists, and an origin's sitemaps are queued
+when its robots.txt is read; a check (L1-L3: a link leaving the site, a page's resource) is
+asked for its status with HEAD, or GET when HEAD is refused (``checking``), never parsed.
 """
 
 from __future__ import annotations
 
-import dataclasses
-import hashlib
 import threading
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Any
 
 from politecrawl.checking import request_check
 from politecrawl.clock import Clock
 from politecrawl.config import CrawlConfig
-from politecrawl.directives import page_directives
 from politecrawl.errors import FetchError
 from politecrawl.fetch import Fetcher, FetchResult
 from politecrawl.gate import Gate, GateVerdict
-from politecrawl.html import parse_html
-from politecrawl.links import canonical_link, extract_links
 from politecrawl.politeness import (
     Failure,
     HostPace,
@@ -37,14 +38,20 @@ from politecrawl.politeness import (
     pace_after,
     url_retry_at,
 )
+from politecrawl.responses import (
+    PageReading,
+    host_pace_record,
+    outcome_of,
+    read_page,
+    read_sitemap,
+    redirect_of,
+)
 from politecrawl.results import Excluded, Page
 from politecrawl.robots.outcome import RobotsOutcome
 from politecrawl.scope import Scope, ScopeVerdict, check_scope, is_steering_target
 from politecrawl.sitemaps import (
     SitemapLimits,
     SitemapSeed,
-    parse_sitemap,
-    read_listing,
     robots_sitemaps,
 )
 from politecrawl.store import (
@@ -53,9 +60,7 @@ from politecrawl.store import (
     SITEMAP,
     Completion,
     Frontier,
-    HostPaceRecord,
     Lease,
-    LinkOut,
     PageOutcome,
 )
 from politecrawl.warc import WarcArchive
@@ -96,49 +101,6 @@ class _HostPages:
             return True
 
 
-def _record(pace: HostPace, response_seconds: float | None, robots_delay: float) -> HostPaceRecord:
-    return HostPaceRecord(
-        delay_seconds=pace.delay_seconds,
-        error_streak=pace.error_streak,
-        backoff_seconds=pace.backoff_seconds,
-        last_response_seconds=response_seconds,
-        retry_after_until=pace.retry_after_until,
-        wait_reason=pace.wait_reason,
-        crawl_delay_seconds=robots_delay or None,
-    )
-
-
-def _outcome(
-    result: FetchResult,
-    error: str | None,
-    *,
-    noindex: bool,
-    nofollow: bool,
-    canonical_url: str | None = None,
-    anchors: frozenset[str] | None = None,
-    check_method: str | None = None,
-    kind: str | None = None,
-) -> PageOutcome:
-    """What the frontier records of a response."""
-    return PageOutcome(
-        status=result.status,
-        final_url=result.location,
-        content_type=result.content_type,
-        etag=result.etag,
-        last_modified=result.last_modified,
-        content_hash=hashlib.sha256(result.body).hexdigest() if result.status < 300 else None,
-        noindex=noindex,
-        nofollow=nofollow,
-        canonical_url=canonical_url,
-        anchors=anchors,
-        check_method=check_method,
-        kind=kind,
-        elapsed_seconds=result.elapsed_seconds,
-        size_bytes=len(result.body),
-        error=error,
-    )
-
-
 class Visitor:
     """Visits leased URLs; shared by the worker threads of a crawl."""
 
@@ -168,8 +130,6 @@ class Visitor:
             retry_seconds=config.retry_backoff_seconds,
         )
         self._pages = _HostPages()
-        # Link checking reads more of a page: each link's text and line, resources, anchors.
-        self._details = config.check_outbound or config.check_resources or config.check_fragments
         self.sitemap_limits = SitemapLimits(
             max_entries=config.max_sitemap_entries, max_bytes=config.max_sitemap_bytes
         )
@@ -371,16 +331,27 @@ class Visitor:
         finished = self.clock.now()
         if result.status in _RETRY_STATUSES:
             return self._failed_status(lease, result, started=started, robots_delay=robots_delay)
-        pace = pace_after(
-            self.pace,
-            finished_at=finished,
-            robots_delay=robots_delay,
-            response_seconds=result.elapsed_seconds,
-            error_streak_before=lease.host_error_streak,
-        )
+        pace = self._answered(lease, finished, robots_delay, result.elapsed_seconds)
         if lease.kind == "sitemap":
             return self._sitemap(lease, result, pace, robots_delay)
         return self._page(lease, result, finished, pace, robots_delay, becomes=becomes)
+
+    def _answered(
+        self,
+        lease: Lease,
+        finished: datetime,
+        robots_delay: float,
+        response_seconds: float | None,
+    ) -> HostPace:
+        """The host's pace after a request that was answered (P2, P3: a success ends a
+        back-off; ``politeness.pace_after`` decides)."""
+        return pace_after(
+            self.pace,
+            finished_at=finished,
+            robots_delay=robots_delay,
+            response_seconds=response_seconds,
+            error_streak_before=lease.host_error_streak,
+        )
 
     def _page(
         self,
@@ -392,71 +363,40 @@ class Visitor:
         *,
         becomes: str | None = None,
     ) -> VisitResult:
-        redirect_to, error = self._redirect(lease, result)
-        parsed = (
-            parse_html(result.body, content_type=result.content_type, details=self._details)
-            if result.status < 300
-            else None
-        )
-        directives = page_directives(parsed, result.headers, self.config.user_agent)
-        links: list[LinkOut] = []
-        if parsed is not None:
-            found = extract_links(
-                parsed, result.url, honour_rel_nofollow=self.config.honour_rel_nofollow
-            )
-            links = [
-                LinkOut(
-                    link.url,
-                    link.nofollow,
-                    canonical=True,
-                    text=link.text,
-                    line=link.line,
-                    resource=link.resource,
-                    fragments=link.fragments if self.config.check_fragments else (),
-                )
-                for link in found
-                if not link.resource or self.config.check_resources
-            ]
-        outcome = _outcome(
-            result,
-            error,
-            noindex=not directives.index,
-            nofollow=not directives.follow,
-            canonical_url=canonical_link(parsed, result.url) if parsed is not None else None,
-            anchors=parsed.anchors if parsed is not None and self.config.check_fragments else None,
-            kind=becomes,
-        )
-        page = Page(
-            url=lease.url,
-            status=result.status,
-            depth=lease.depth,
-            fetched_at=finished,
-            elapsed_seconds=result.elapsed_seconds,
-            headers=result.headers,
-            body=result.body,
-            content_type=result.content_type,
-            final_url=result.location,
-            title=parsed.title if parsed else None,
-            index=directives.index,
-            follow=directives.follow,
-            links=tuple(link.url for link in links),
-            truncated=result.truncated,
-            error=error,
-            directive_sources=directives.sources,
-        )
+        reading = read_page(lease, result, finished, self.config, becomes=becomes)
         if self.archive is not None and result.archived_as is not None:
-            self._archive_decision(lease, result.archived_as, page, links, redirect_to)
-        completion = Completion(
+            self._archive_decision(lease, result.archived_as, reading)
+        completion = self._completion(
+            lease,
+            result,
+            pace,
+            robots_delay,
+            reading.outcome,
+            links=reading.links,
+            follow_links=reading.follow,
+            redirect_to=reading.redirect_to,
+        )
+        return VisitResult(page=reading.page, completion=completion)
+
+    def _completion(
+        self,
+        lease: Lease,
+        result: FetchResult,
+        pace: HostPace,
+        robots_delay: float,
+        outcome: PageOutcome,
+        **recorded: Any,
+    ) -> Completion:
+        """Everything the frontier records of a response in one transaction: its outcome, the
+        host's next start and pace (P2, P3), and ``recorded`` (links, redirect, listing)."""
+        return Completion(
             lease=lease,
             outcome=outcome,
             next_fetch_at=pace.next_start,
             host_delay_seconds=pace.delay_seconds,
-            host_pace=_record(pace, result.elapsed_seconds, robots_delay),
-            links=tuple(links),
-            follow_links=directives.follow,
-            redirect_to=redirect_to,
+            host_pace=host_pace_record(pace, result.elapsed_seconds, robots_delay),
+            **recorded,
         )
-        return VisitResult(page=page, completion=completion)
 
     def _check(self, lease: Lease, robots_delay: float, becomes: str | None) -> VisitResult:
         """L1-L3: ask for the URL's status (HEAD, GET if refused), never read it as a page;
@@ -464,13 +404,7 @@ class Visitor:
         started = self.clock.now()
 
         def get_at(finished: datetime, response_seconds: float | None) -> datetime:
-            return pace_after(
-                self.pace,
-                finished_at=finished,
-                robots_delay=robots_delay,
-                response_seconds=response_seconds,
-                error_streak_before=lease.host_error_streak,
-            ).next_start
+            return self._answered(lease, finished, robots_delay, response_seconds).next_start
 
         answer = request_check(self.fetcher, self.clock, lease.url, get_at=get_at)
         if answer.result is None:
@@ -492,41 +426,16 @@ class Visitor:
                 robots_delay=robots_delay,
                 check_method=answer.method,
             )
-        pace = pace_after(
-            self.pace,
-            finished_at=finished,
-            robots_delay=robots_delay,
-            response_seconds=result.elapsed_seconds,
-            error_streak_before=lease.host_error_streak,
+        pace = self._answered(lease, finished, robots_delay, result.elapsed_seconds)
+        redirect_to, too_many = redirect_of(
+            result, hops=lease.redirect_hops, max_redirects=self.config.max_redirects
         )
-        redirect_to, too_many = self._redirect(lease, result)
-        outcome = _outcome(
-            result,
-            too_many,
-            noindex=False,
-            nofollow=False,
-            check_method=answer.method,
-            kind=becomes,
-        )
-        completion = Completion(
-            lease=lease,
-            outcome=outcome,
-            next_fetch_at=pace.next_start,
-            host_delay_seconds=pace.delay_seconds,
-            host_pace=_record(pace, result.elapsed_seconds, robots_delay),
-            redirect_to=redirect_to,
+        outcome = outcome_of(result, too_many, check_method=answer.method, kind=becomes)
+        completion = self._completion(
+            lease, result, pace, robots_delay, outcome, redirect_to=redirect_to
         )
         broken = too_many is not None or result.status >= 400
         return VisitResult(completion=completion, checked=True, check_broken=broken)
-
-    def _redirect(self, lease: Lease, result: FetchResult) -> tuple[str | None, str | None]:
-        """``(target to queue, error)`` of a redirect: a hop beyond ``max_redirects`` is an
-        error instead (C4)."""
-        if not (300 <= result.status < 400 and result.location):
-            return None, None
-        if lease.redirect_hops >= self.config.max_redirects:
-            return None, f"more than {self.config.max_redirects} redirects (C4)"
-        return result.location, None
 
     def _sitemap(
         self, lease: Lease, result: FetchResult, pace: HostPace, robots_delay: float
@@ -534,45 +443,25 @@ class Visitor:
         """S2: a sitemap is read, not parsed as a page: what it lists is queued with it (a
         listing, not links), and nothing of it is a page for consumers or counters."""
         seed = self.frontier.sitemap_of(lease) or SitemapSeed(lease.url, "robots", lease.origin)
-        redirect_to, error = self._redirect(lease, result)
-        reading = None
-        if 200 <= result.status < 300:
-            parsed = parse_sitemap(
-                result.body, content_type=result.content_type, limits=self.sitemap_limits
-            )
-            reading = read_listing(parsed, seed, max_nesting=self.config.max_sitemap_nesting)
-            if result.truncated:
-                reading = dataclasses.replace(
-                    reading,
-                    truncated=True,
-                    problems=(
-                        *reading.problems,
-                        f"cut off at {self.config.max_sitemap_bytes} bytes as fetched (C7)",
-                    ),
-                )
-        outcome = _outcome(result, error, noindex=False, nofollow=False)
-        completion = Completion(
-            lease=lease,
-            outcome=outcome,
-            next_fetch_at=pace.next_start,
-            host_delay_seconds=pace.delay_seconds,
-            host_pace=_record(pace, result.elapsed_seconds, robots_delay),
+        redirect_to, error = redirect_of(
+            result, hops=lease.redirect_hops, max_redirects=self.config.max_redirects
+        )
+        completion = self._completion(
+            lease,
+            result,
+            pace,
+            robots_delay,
+            outcome_of(result, error),
             redirect_to=redirect_to,
-            sitemap=reading,
+            sitemap=read_sitemap(result, seed, self.config, self.sitemap_limits),
             redirect_sitemap=seed if redirect_to is not None else None,
         )
         return VisitResult(completion=completion)
 
-    def _archive_decision(
-        self,
-        lease: Lease,
-        record_id: str,
-        page: Page,
-        links: list[LinkOut],
-        redirect_to: str | None,
-    ) -> None:
+    def _archive_decision(self, lease: Lease, record_id: str, reading: PageReading) -> None:
         """A WARC ``metadata`` record beside the page's response: what the crawl made of it."""
         assert self.archive is not None
+        page = reading.page
         self.archive.record_metadata(
             lease.url,
             record_id,
@@ -582,8 +471,8 @@ class Visitor:
                 "index": page.index,
                 "follow": page.follow,
                 "directive_sources": page.directive_sources,
-                "links": [{"url": link.url, "nofollow": link.nofollow} for link in links],
-                "redirect_to": redirect_to,
+                "links": [{"url": link.url, "nofollow": link.nofollow} for link in reading.links],
+                "redirect_to": reading.redirect_to,
             },
         )
 
@@ -677,7 +566,7 @@ class Visitor:
             now=finished,
             next_fetch_at=pace.next_start,
             retry_at=retry_at,
-            host_pace=_record(pace, response_seconds, robots_delay),
+            host_pace=host_pace_record(pace, response_seconds, robots_delay),
             kind=kind,
             check_method=check_method,
         )

@@ -1,0 +1,183 @@
+"""What a fetched response becomes: the values the frontier records of it, for a page, a
+sitemap and a checked link [C4, T1-T7, S2, S4, L1-L4].
+
+``read_page`` parses a page once (title, META robots and X-Robots-Tag, links, canonical,
+anchors) into the ``Page`` consumers see and the outcome and links the frontier records;
+``read_sitemap`` reads a sitemap's listing; ``outcome_of`` is what any response records;
+``redirect_of`` decides a redirect's next hop (C4); ``host_pace_record`` is a host's pace as
+stored. No requests and no writes: ``visit`` fetches, paces and records, these describe.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+from dataclasses import dataclass
+from datetime import datetime
+
+from politecrawl.config import CrawlConfig
+from politecrawl.directives import page_directives
+from politecrawl.fetch import FetchResult
+from politecrawl.html import parse_html
+from politecrawl.links import canonical_link, extract_links
+from politecrawl.politeness import HostPace
+from politecrawl.results import Page
+from politecrawl.sitemaps import (
+    SitemapLimits,
+    SitemapReading,
+    SitemapSeed,
+    parse_sitemap,
+    read_listing,
+)
+from politecrawl.store import HostPaceRecord, Lease, LinkOut, PageOutcome
+
+
+@dataclass(frozen=True, slots=True)
+class PageReading:
+    """A page as read: what consumers get, and what the frontier records and queues."""
+
+    page: Page
+    outcome: PageOutcome
+    links: tuple[LinkOut, ...]
+    follow: bool
+    """Its links may be followed (META robots, X-Robots-Tag: T1-T5)."""
+    redirect_to: str | None
+
+
+def redirect_of(
+    result: FetchResult, *, hops: int, max_redirects: int
+) -> tuple[str | None, str | None]:
+    """``(target to queue, error)`` of a response: a redirect's next hop, or, a hop beyond
+    ``max_redirects``, an error instead (C4); ``(None, None)`` for anything else."""
+    if not (300 <= result.status < 400 and result.location):
+        return None, None
+    if hops >= max_redirects:
+        return None, f"more than {max_redirects} redirects (C4)"
+    return result.location, None
+
+
+def outcome_of(
+    result: FetchResult,
+    error: str | None,
+    *,
+    noindex: bool = False,
+    nofollow: bool = False,
+    canonical_url: str | None = None,
+    anchors: frozenset[str] | None = None,
+    check_method: str | None = None,
+    kind: str | None = None,
+) -> PageOutcome:
+    """What the frontier records of a response."""
+    return PageOutcome(
+        status=result.status,
+        final_url=result.location,
+        content_type=result.content_type,
+        etag=result.etag,
+        last_modified=result.last_modified,
+        content_hash=hashlib.sha256(result.body).hexdigest() if result.status < 300 else None,
+        noindex=noindex,
+        nofollow=nofollow,
+        canonical_url=canonical_url,
+        anchors=anchors,
+        check_method=check_method,
+        kind=kind,
+        elapsed_seconds=result.elapsed_seconds,
+        size_bytes=len(result.body),
+        error=error,
+    )
+
+
+def read_page(
+    lease: Lease,
+    result: FetchResult,
+    finished: datetime,
+    config: CrawlConfig,
+    *,
+    becomes: str | None = None,
+) -> PageReading:
+    """Parse a fetched page once: directives (T1-T5), links with rel=nofollow (T6, T7), and,
+    with link checking on, each link's text and line, the resources (L3) and anchors (L4)."""
+    redirect_to, error = redirect_of(
+        result, hops=lease.redirect_hops, max_redirects=config.max_redirects
+    )
+    details = config.check_outbound or config.check_resources or config.check_fragments
+    parsed = (
+        parse_html(result.body, content_type=result.content_type, details=details)
+        if result.status < 300
+        else None
+    )
+    directives = page_directives(parsed, result.headers, config.user_agent)
+    links: tuple[LinkOut, ...] = ()
+    if parsed is not None:
+        found = extract_links(parsed, result.url, honour_rel_nofollow=config.honour_rel_nofollow)
+        links = tuple(
+            LinkOut(
+                link.url,
+                link.nofollow,
+                canonical=True,
+                text=link.text,
+                line=link.line,
+                resource=link.resource,
+                fragments=link.fragments if config.check_fragments else (),
+            )
+            for link in found
+            if not link.resource or config.check_resources
+        )
+    outcome = outcome_of(
+        result,
+        error,
+        noindex=not directives.index,
+        nofollow=not directives.follow,
+        canonical_url=canonical_link(parsed, result.url) if parsed is not None else None,
+        anchors=parsed.anchors if parsed is not None and config.check_fragments else None,
+        kind=becomes,
+    )
+    page = Page(
+        url=lease.url,
+        status=result.status,
+        depth=lease.depth,
+        fetched_at=finished,
+        elapsed_seconds=result.elapsed_seconds,
+        headers=result.headers,
+        body=result.body,
+        content_type=result.content_type,
+        final_url=result.location,
+        title=parsed.title if parsed else None,
+        index=directives.index,
+        follow=directives.follow,
+        links=tuple(link.url for link in links),
+        truncated=result.truncated,
+        error=error,
+        directive_sources=directives.sources,
+    )
+    return PageReading(page, outcome, links, directives.follow, redirect_to)
+
+
+def read_sitemap(
+    result: FetchResult, sitemap: SitemapSeed, config: CrawlConfig, limits: SitemapLimits
+) -> SitemapReading | None:
+    """S2: what a fetched sitemap lists (None unless it answered 2xx); a body the fetch limit
+    cut short is marked so."""
+    if not 200 <= result.status < 300:
+        return None
+    parsed = parse_sitemap(result.body, content_type=result.content_type, limits=limits)
+    reading = read_listing(parsed, sitemap, max_nesting=config.max_sitemap_nesting)
+    if not result.truncated:
+        return reading
+    cut = f"cut off at {config.max_sitemap_bytes} bytes as fetched (C7)"
+    return dataclasses.replace(reading, truncated=True, problems=(*reading.problems, cut))
+
+
+def host_pace_record(
+    pace: HostPace, response_seconds: float | None, robots_delay: float
+) -> HostPaceRecord:
+    """A host's pace after a request, as the hosts table keeps it (P2, P3)."""
+    return HostPaceRecord(
+        delay_seconds=pace.delay_seconds,
+        error_streak=pace.error_streak,
+        backoff_seconds=pace.backoff_seconds,
+        last_response_seconds=response_seconds,
+        retry_after_until=pace.retry_after_until,
+        wait_reason=pace.wait_reason,
+        crawl_delay_seconds=robots_delay or None,
+    )
