@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import threading
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Generic, NamedTuple, TypeVar, cast
@@ -24,6 +24,7 @@ from politecrawl.sitemaps import SitemapReading, SitemapSeed
 from politecrawl.store import statements as sql
 from politecrawl.store.frontier_types import AddResult, LinkOut
 from politecrawl.store.schema import CHECK, PAGE, QUEUED, SITEMAP, Host, Origin
+from politecrawl.store.url_rows import chunks
 from politecrawl.urls import InvalidURL, canonicalize, split_canonical, url_key
 
 _hosts = cast(Table, Host.__table__)
@@ -175,7 +176,7 @@ class Enqueuer:
             connection.execute(
                 self._insert(_hosts).on_conflict_do_nothing(index_elements=["host"]), host_rows
             )
-            for chunk in _chunks(new_hosts):
+            for chunk in chunks(new_hosts):
                 rows = connection.execute(
                     select(_hosts.c.host, _hosts.c.id).where(_hosts.c.host.in_(chunk))
                 )
@@ -189,7 +190,7 @@ class Enqueuer:
                 self._insert(_origins).on_conflict_do_nothing(index_elements=["origin"]),
                 origin_rows,
             )
-            for chunk in _chunks(sorted(new_origins)):
+            for chunk in chunks(sorted(new_origins)):
                 rows = connection.execute(
                     select(_origins.c.origin, _origins.c.id, _origins.c.host_id).where(
                         _origins.c.origin.in_(chunk)
@@ -495,9 +496,3 @@ def _canonical_urls(urls: Iterable[str]) -> tuple[dict[bytes, str], list[tuple[s
         else:
             found[key] = canonical
     return found, invalid, repeated
-
-
-def _chunks(items: list[Any], size: int = 500) -> Iterator[list[Any]]:
-    """Slices of ``items`` small enough for an IN list on every back end."""
-    for start in range(0, len(items), size):
-        yield items[start : start + size]

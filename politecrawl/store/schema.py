@@ -61,6 +61,18 @@ CHECK = "check"
 _ID = BigInteger().with_variant(Integer(), "sqlite")
 
 
+def to_epoch(moment: datetime) -> float:
+    """An aware datetime as the epoch seconds stored in the database."""
+    if moment.tzinfo is None:
+        raise ValueError(f"naive datetime {moment!r}: politecrawl stores aware UTC times only")
+    return moment.timestamp()
+
+
+def from_epoch(seconds: float | None) -> datetime | None:
+    """Stored epoch seconds (or None) as an aware UTC datetime."""
+    return None if seconds is None else datetime.fromtimestamp(float(seconds), UTC)
+
+
 class EpochTime(TypeDecorator[datetime]):
     """Aware UTC datetimes in and out; seconds since the epoch (a float) in the database."""
 
@@ -68,14 +80,10 @@ class EpochTime(TypeDecorator[datetime]):
     cache_ok = True
 
     def process_bind_param(self, value: datetime | None, dialect: Dialect) -> float | None:
-        if value is None:
-            return None
-        if value.tzinfo is None:
-            raise ValueError(f"naive datetime {value!r}: politecrawl stores aware UTC times only")
-        return value.timestamp()
+        return None if value is None else to_epoch(value)
 
     def process_result_value(self, value: Any, dialect: Dialect) -> datetime | None:
-        return None if value is None else datetime.fromtimestamp(float(value), UTC)
+        return from_epoch(value)
 
 
 class Base(DeclarativeBase):

@@ -8,7 +8,6 @@ compiled forms are cached by the engine.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from datetime import UTC, datetime
 from typing import Any, NamedTuple, cast
 
 from sqlalchemy import (
@@ -45,6 +44,8 @@ from politecrawl.store.schema import (
     Sitemap,
     SitemapEntry,
     Url,
+    from_epoch,
+    to_epoch,
 )
 
 hosts = cast(Table, Host.__table__)
@@ -419,16 +420,10 @@ class Prepared:
             cursor.close()
 
 
-def moment(epoch_seconds: float | None) -> datetime | None:
-    """Epoch seconds as a ``Prepared`` statement returns them, as an aware datetime."""
-    return None if epoch_seconds is None else datetime.fromtimestamp(float(epoch_seconds), UTC)
-
-
-def epoch(moment: datetime) -> float:
-    """An aware datetime as the epoch seconds stored in the database (see ``EpochTime``)."""
-    if moment.tzinfo is None:
-        raise ValueError(f"naive datetime {moment!r}: politecrawl stores aware UTC times only")
-    return moment.timestamp()
+# Parameters and results of ``Prepared`` statements are plain values: times go in as epoch
+# seconds and come back as such, converted as ``EpochTime`` converts them.
+epoch = to_epoch
+moment = from_epoch
 
 
 # The statements run for every page, prepared for the driver.

@@ -1,9 +1,10 @@
 """One URL row as the read side hands it out: the shared SELECT and its decoding (``UrlRow``).
 
 Owns the query every read-back module starts from (a URL with its origin and the URL it was
-found on), the decoding of ``reason_detail`` JSON, and the IN-list chunking. Used by
-``reading`` (the maintenance report, ``why``), ``sitemap_reading`` (the sitemap audit, S4) and
-``check_reading`` (link checks, L1-L4), so all hand out the same ``UrlRow``. Nothing here writes.
+found on), the decoding of ``reason_detail`` JSON, and the IN-list chunking (which the
+enqueuer shares). Used by ``reading`` (the maintenance report, ``why``), ``sitemap_reading``
+(the sitemap audit, S4) and ``check_reading`` (link checks, L1-L4), so all hand out the same
+``UrlRow``. Nothing here writes.
 """
 
 from __future__ import annotations
