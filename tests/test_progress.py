@@ -57,3 +57,23 @@ def test_the_piped_progress_line_carries_the_time_left():
     assert "5 pages" in line
     assert "7 queued" in line
     assert "time left ~15s (busiest a.example: 7 queued, 2 s apart)" in line
+
+
+def test_s1_l1_the_progress_line_counts_sitemaps_and_checks_only_when_there_are_any():
+    def line(summary: CrawlSummary) -> str:
+        stream = io.StringIO()
+        display = ProgressDisplay(
+            lambda: summary,
+            lambda: FrontierStats({"queued": 0, "leased": 0, "deferred": 0}),
+            stream=stream,
+            interval_seconds=0.0,
+        )
+        with display:
+            display.tick()
+        return stream.getvalue()
+
+    plain = line(CrawlSummary(pages=3))
+    assert "sitemaps" not in plain
+    assert "checked" not in plain
+    checking = line(CrawlSummary(pages=3, sitemaps=2, checks=9, broken_checks=4))
+    assert "2 sitemaps read, 9 links checked (4 broken)" in checking

@@ -135,6 +135,7 @@ class ProgressDisplay:
             f"{stats.by_state.get('queued', 0)} queued, {stats.by_state.get('leased', 0)} in "
             f"flight, {summary.errors} errors, {summary.excluded_by_robots} excluded by robots, "
             f"{stats.by_state.get('deferred', 0)} deferred, {elapsed:.0f} s"
+            + _checked(summary)
             + (f"; time left {self.time_left()}" if self._host_queues else "")
         )
 
@@ -174,8 +175,24 @@ class ProgressDisplay:
             ("deferred", str(stats.by_state.get("deferred", 0))),
             ("elapsed", f"{elapsed:.0f} s"),
         ]
+        if summary.sitemaps:
+            rows.insert(-1, ("sitemaps read", str(summary.sitemaps)))
+        if summary.checks:
+            rows.insert(
+                -1, ("links checked", f"{summary.checks}  ({summary.broken_checks} broken)")
+            )
         if self._host_queues is not None:
             rows.append(("time left", self.time_left()))
         for name, value in rows:
             table.add_row(name, value)
         return table
+
+
+def _checked(summary: CrawlSummary) -> str:
+    """The sitemaps read and links checked so far (S1, L1-L3), when there are any."""
+    parts = []
+    if summary.sitemaps:
+        parts.append(f"{summary.sitemaps} sitemaps read")
+    if summary.checks:
+        parts.append(f"{summary.checks} links checked ({summary.broken_checks} broken)")
+    return "; " + ", ".join(parts) if parts else ""
