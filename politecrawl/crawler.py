@@ -411,17 +411,17 @@ class Crawler:
             with self._lock:
                 self.summary.checks += 1
                 self.summary.broken_checks += result.check_broken
-        if result.excluded is not None:
-            events.put(result.excluded)
         if result.page is not None:
             with self._lock:
                 self.summary.pages += 1
-        completion = result.completion
-        if completion is None:
-            if result.page is not None:
-                events.put(result.page)
-            return self.frontier.claim(me, now=self.clock.now())
-        _, claimed = self.frontier.complete_and_claim(completion, worker=me, now=self.clock.now())
+        # What the visit found is recorded with this worker's next claim: one commit a lease.
+        record = result.completion or result.end
+        if record is None:
+            claimed = self.frontier.claim(me, now=self.clock.now())
+        else:
+            _, claimed = self.frontier.complete_and_claim(record, worker=me, now=self.clock.now())
+        if result.excluded is not None:
+            events.put(result.excluded)
         if result.page is not None:
             events.put(result.page)
         return claimed

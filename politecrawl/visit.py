@@ -6,14 +6,15 @@ redirect is recorded and its target queued as a URL of its own, so every hop is 
 paced like any URL, C4) -> parse once -> META robots and X-Robots-Tag (T1-T4) -> links only if
 the page may be followed (T5, T6) -> the host's pace (P2, P3: ``politeness.pace_after`` decides
 it from the host's stored error streak; a failing page gets its own retry time,
-``politeness.url_retry_at``). Every outcome goes to the frontier in one transaction: a page
-through ``Completion`` (which the worker records together with its next claim), everything else
-at once.
+``politeness.url_retry_at``). A visit writes nothing itself: it returns what the frontier
+records, a ``Completion`` for a response or a ``LeaseEnd`` for a lease that ends without one
+(excluded, deferred, failed, released), and the worker records it together with its next claim:
+one transaction a lease, one owner of the writes.
 
-A URL is read as what it is (``responses`` turns a response into what is recorded): a page is
-parsed; a sitemap (S1, S2) is read for the URLs it lists, and an origin's sitemaps are queued
-when its robots.txt is read; a check (L1-L3: a link leaving the site, a page's resource) is
-asked for its status with HEAD, or GET when HEAD is refused (``checking``), never parsed.
+A URL is read as what it is (``response_reading`` turns a response into what is recorded): a
+page is parsed; a sitemap (S1, S2) is read for the URLs it lists, and an origin's sitemaps are
+queued when its robots.txt is read; a check (L1-L3: a link leaving the site, a page's resource)
+is asked for its status with HEAD, or GET when HEAD is refused (``checking``), never parsed.
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ from politecrawl.politeness import (
     pace_after,
     url_retry_at,
 )
-from politecrawl.responses import (
+from politecrawl.response_reading import (
     PageReading,
     host_pace_record,
     outcome_of,
@@ -61,6 +62,8 @@ from politecrawl.store import (
     Completion,
     Frontier,
     Lease,
+    LeaseEnd,
+    OriginDeferral,
     PageOutcome,
 )
 from politecrawl.warc import WarcArchive
@@ -75,6 +78,10 @@ class VisitResult:
     page: Page | None = None
     excluded: Excluded | None = None
     completion: Completion | None = None
+    """A response to record: a page, a sitemap, a check."""
+    end: LeaseEnd | None = None
+    """Or how the lease ended without one (excluded, deferred, failed, released, kept). The
+    visit itself writes nothing: the worker records either with its next claim."""
     robots_fetched: bool = False
     sitemap_skipped: bool = False
     """S3: not fetched, its sitemap says it has not changed since the last fetch."""
@@ -152,10 +159,12 @@ class Visitor:
             if not self._checkable(lease, verdict):
                 reason = verdict.reason or "scope"
                 detail: dict[str, object] = {"rule": verdict.rule}
-                self.frontier.exclude(
-                    lease, state="out_of_scope", reason=reason, detail=detail, now=now
+                return VisitResult(
+                    excluded=Excluded(lease.url, "out_of_scope", reason, detail),
+                    end=Frontier.excluded(
+                        lease, state="out_of_scope", reason=reason, detail=detail
+                    ),
                 )
-                return VisitResult(excluded=Excluded(lease.url, "out_of_scope", reason, detail))
             if lease.kind != CHECK:
                 becomes = CHECK
         elif lease.kind == CHECK and lease.redirect_hops:
@@ -178,20 +187,20 @@ class Visitor:
             )
         if is_check:
             if self._checked_lately(lease, now):
-                self.frontier.keep_unchanged(lease, reason="check-fresh")
-                return VisitResult()
+                return VisitResult(end=Frontier.kept(lease, reason="check-fresh"))
             return self._check(lease, robots_delay, becomes)
         if lease.kind != SITEMAP and not self._pages.take(
             lease.host, self.config.max_pages_per_host
         ):
             detail = {"rule": f"more than {self.config.max_pages_per_host} pages on this host"}
-            self.frontier.exclude(
-                lease, state="out_of_scope", reason="scope", detail=detail, now=now
+            return VisitResult(
+                excluded=Excluded(lease.url, "out_of_scope", "scope", detail),
+                end=Frontier.excluded(lease, state="out_of_scope", reason="scope", detail=detail),
             )
-            return VisitResult(excluded=Excluded(lease.url, "out_of_scope", "scope", detail))
         if self._unchanged_per_sitemap(lease):
-            self.frontier.keep_unchanged(lease, reason="sitemap-unchanged")
-            return VisitResult(sitemap_skipped=True)
+            return VisitResult(
+                sitemap_skipped=True, end=Frontier.kept(lease, reason="sitemap-unchanged")
+            )
         return self._fetch_page(lease, robots_delay, becomes)
 
     def _checkable(self, lease: Lease, verdict: ScopeVerdict) -> bool:
@@ -239,22 +248,20 @@ class Visitor:
         next_at = pace_after(self.pace, finished_at=finished, robots_delay=robots_delay).next_start
         if outcome.kind == "deferred":
             detail = {"robots": outcome.reason}
-            self.frontier.defer(
+            until = outcome.retry_at
+            end = Frontier.deferred(
                 lease,
-                until=outcome.retry_at,
+                until=until,
                 reason="robots-deferred",
                 detail=detail,
-                now=finished,
                 next_fetch_at=next_at,
-            )
-            self.frontier.defer_origin(
-                lease.origin, until=outcome.retry_at, reason="robots-deferred", detail=detail
+                origin_deferred=OriginDeferral(lease.origin, until, "robots-deferred", detail),
             )
         else:
             # The robots.txt request used this slot; the URL waits for the host's next one.
             sitemaps = self._sitemaps_of(lease.origin, outcome) if of_site else []
-            self.frontier.release(lease, now=finished, next_fetch_at=next_at, sitemaps=sitemaps)
-        return VisitResult(robots_fetched=True)
+            end = Frontier.released(lease, next_fetch_at=next_at, sitemaps=sitemaps)
+        return VisitResult(robots_fetched=True, end=end)
 
     def queue_missed_sitemaps(self, origins: Iterable[str]) -> int:
         """S1 for origins whose robots.txt was read without their sitemaps being queued (the
@@ -301,17 +308,20 @@ class Visitor:
                 detail["text"] = gate.verdict.rule.line
         if gate.status is not None:
             detail["robots_status"] = gate.status
-        self.frontier.exclude(
-            lease, state="excluded", reason="robots", detail=detail, now=now, kind=becomes
+        return VisitResult(
+            excluded=Excluded(lease.url, "excluded", "robots", detail),
+            end=Frontier.excluded(
+                lease, state="excluded", reason="robots", detail=detail, kind=becomes
+            ),
         )
-        return VisitResult(excluded=Excluded(lease.url, "excluded", "robots", detail))
 
     def _defer(
         self, lease: Lease, until: datetime | None, reason: str, detail: dict[str, object]
     ) -> VisitResult:
-        now = self.clock.now()
-        self.frontier.defer(lease, until=until, reason=reason, detail=detail, now=now)
-        return VisitResult(excluded=Excluded(lease.url, "deferred", reason, detail))
+        return VisitResult(
+            excluded=Excluded(lease.url, "deferred", reason, detail),
+            end=Frontier.deferred(lease, until=until, reason=reason, detail=detail),
+        )
 
     # --- pages ------------------------------------------------------------------------------
 
@@ -559,7 +569,7 @@ class Visitor:
                 attempts_before=lease.attempts,
                 retry_after_seconds=retry_after,
             )
-        self.frontier.fail(
+        end = Frontier.failed(
             lease,
             error,
             status=status,
@@ -571,9 +581,9 @@ class Visitor:
             check_method=check_method,
         )
         if retry_at is not None:
-            return VisitResult()
+            return VisitResult(end=end)
         if kind == CHECK:
-            return VisitResult(checked=True, check_broken=True)
+            return VisitResult(checked=True, check_broken=True, end=end)
         page = Page(
             url=lease.url,
             status=status,
@@ -586,4 +596,4 @@ class Visitor:
             error=error,
             index=False,
         )
-        return VisitResult(page=page)
+        return VisitResult(page=page, end=end)

@@ -19,7 +19,7 @@ from tests.test_crawl_e2e import DELAY, crawl_config
 from politecrawl import Crawler
 from politecrawl import crawler as crawler_module
 from politecrawl.errors import StoreError
-from politecrawl.store import Frontier
+from politecrawl.store import Completion, Frontier
 
 GUARD = TrapGuard()
 
@@ -39,13 +39,15 @@ def test_c5_a_database_failure_in_a_worker_stops_the_crawl_and_resume_finishes_i
     calls = 0
     lock = threading.Lock()
 
-    def failing_on_the_fifth(self, *args, **kwargs):
+    def failing_on_the_fifth(self, ending, *args, **kwargs):
         nonlocal calls
-        with lock:
-            calls += 1
-            if calls == 5:
-                raise sqlite3.OperationalError("disk I/O error")
-        return record(self, *args, **kwargs)
+        # a page's record (robots.txt, exclusions: a LeaseEnd; sitemaps and checks: no page)
+        if isinstance(ending, Completion) and ending.lease.kind == "page":
+            with lock:
+                calls += 1
+                if calls == 5:
+                    raise sqlite3.OperationalError("disk I/O error")
+        return record(self, ending, *args, **kwargs)
 
     def finish_run_failing_too(*args, **kwargs):
         raise sqlite3.OperationalError("disk I/O error")

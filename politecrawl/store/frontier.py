@@ -5,8 +5,12 @@ come and it has fewer requests in flight than allowed; of the first due, the one
 since its last request), then that host's best queued URL through
 the index on (host, state, depth, priority, id), so the URL table is never scanned. The host's
 next start time is set at claim time, so a killed worker still leaves the host its politeness
-window (P1-P2); ``complete``/``fail``/``defer``/``release``/``exclude`` set it again from the
-finished request. Each is one short transaction; a page's new links go in with its outcome.
+window (P1-P2); the end of the lease sets it again from the finished request. A lease ends
+with a ``Completion`` (a response, with its links, listing or check) or a ``LeaseEnd``
+(excluded, deferred, failed, released, kept: built by ``excluded``, ``deferred``, ``failed``,
+``released``, ``kept``); ``complete_and_claim`` records either with the worker's next claim
+in one short transaction, and ``complete``/``end`` (and ``exclude``, ``fail``, ...) record one
+at once.
 The parts: ``claims`` (the claim and the next wait), ``outcomes`` (the one write that ends a
 lease), ``enqueue`` (new URLs and links), ``leases`` (expiry and wake-ups); this class puts
 them in transactions.
@@ -37,7 +41,9 @@ from politecrawl.store.frontier_types import (
     FrontierStats,
     HostPaceRecord,
     Lease,
+    LeaseEnd,
     LinkOut,
+    OriginDeferral,
     PageOutcome,
     Wait,
 )
@@ -208,16 +214,27 @@ class Frontier:
         )
 
     def complete_and_claim(
-        self, completion: Completion, *, worker: str, now: datetime
+        self, completion: Completion | LeaseEnd, *, worker: str, now: datetime
     ) -> tuple[bool, Lease | Wait]:
-        """Record ``completion`` (as ``complete``) and claim the worker's next lease in the
-        same transaction: one commit per page. Returns what ``complete`` and ``claim`` return.
-        """
+        """Record ``completion`` (as ``complete`` or ``end``) and claim the worker's next lease
+        in the same transaction: one commit per lease. Returns what ``complete`` and ``claim``
+        return."""
         self._housekeeping(now)
-        sorted_links = sort_links(completion.links, follow_links=completion.follow_links)
+        if isinstance(completion, LeaseEnd):
+            ending = completion
+
+            def record(connection: Connection) -> bool:
+                return self._end_in(connection, ending, now)
+
+        else:
+            page = completion
+            links = sort_links(page.links, follow_links=page.follow_links)  # before the lock
+
+            def record(connection: Connection) -> bool:
+                return self._complete_in(connection, page, links, now)
 
         def complete_then_claim(connection: Connection) -> tuple[bool, Lease | None]:
-            recorded = self._complete_in(connection, completion, sorted_links, now)
+            recorded = record(connection)
             return recorded, self._claimer.claim(connection, worker, now)
 
         recorded, following = self._write(complete_then_claim)
@@ -269,8 +286,12 @@ class Frontier:
         with self.database.engine.connect() as connection:
             return sitemap_seed(connection, lease.url_id, lease.url)
 
-    def fail(
-        self,
+    # The ways a lease ends without a page: each builds a ``LeaseEnd`` (what the visitor
+    # returns, for the worker to record with its next claim) and has a method that records it
+    # at once.
+
+    @staticmethod
+    def failed(
         lease: Lease,
         error: str,
         *,
@@ -282,9 +303,9 @@ class Frontier:
         host_pace: HostPaceRecord | None = None,
         kind: str | None = None,
         check_method: str | None = None,
-    ) -> bool:
+    ) -> LeaseEnd:
         """A failed attempt: retried at ``retry_at`` (deferred), or final when it is None.
-        ``kind`` as for ``exclude``; ``check_method``: how a check asked (L2)."""
+        ``kind`` as for ``excluded``; ``check_method``: how a check asked (L2)."""
         values: dict[str, Any] = {
             "status": status,
             "error": error,
@@ -299,32 +320,24 @@ class Frontier:
             values["state"] = FAILED
         else:
             values.update(state=DEFERRED, next_attempt_at=retry_at, reason="retry")
-        return self._write(
-            lambda connection: finish_lease(
-                connection,
-                lease,
-                values,
-                next_fetch_at,
-                host_delay_seconds=host_delay_seconds,
-                host_pace=host_pace,
-            )
-        )
+        return LeaseEnd(lease, values, next_fetch_at, host_pace, host_delay_seconds)
 
-    def defer(
-        self,
+    @staticmethod
+    def deferred(
         lease: Lease,
         *,
         until: datetime | None,
         reason: str,
         detail: dict[str, Any] | None = None,
-        now: datetime,
         next_fetch_at: datetime | None = None,
-    ) -> bool:
+        origin_deferred: OriginDeferral | None = None,
+    ) -> LeaseEnd:
         """Put the URL aside until ``until`` (robots.txt unreachable, O6; Retry-After, P3).
 
         ``until=None``: not in this run (``wake_indefinitely_deferred`` brings it back on resume).
-        ``next_fetch_at=None`` (here and in ``exclude``): no request was made for the lease, so
+        ``next_fetch_at=None`` (here and in ``excluded``): no request was made for the lease, so
         the host gets back the slot it was due at when the lease was claimed.
+        ``origin_deferred``: every queued URL of the origin with it (O6).
         """
         values = {
             "state": DEFERRED,
@@ -332,34 +345,88 @@ class Frontier:
             "reason": reason,
             "reason_detail": as_json(detail),
         }
-        return self._write(
-            lambda connection: finish_lease(connection, lease, values, next_fetch_at)
-        )
+        return LeaseEnd(lease, values, next_fetch_at, origin_deferred=origin_deferred)
 
-    def release(
-        self,
-        lease: Lease,
-        *,
-        now: datetime,
-        next_fetch_at: datetime,
-        sitemaps: Sequence[SitemapSeed] = (),
-    ) -> bool:
+    @staticmethod
+    def released(
+        lease: Lease, *, next_fetch_at: datetime, sitemaps: Sequence[SitemapSeed] = ()
+    ) -> LeaseEnd:
         """Give the URL back to the queue without counting an attempt (e.g. robots.txt first).
         ``sitemaps``: the origin's sitemaps its robots.txt named, queued in the same
         transaction as the release (S1). robots.txt itself was recorded just before, by the
         gate: should the crawl die in between, the next run queues what it missed
         (``PolicyStore.without_sitemaps``, ``add_sitemaps``)."""
-        seeds = list(sitemaps)
+        return LeaseEnd(lease, {"state": QUEUED}, next_fetch_at, sitemaps=tuple(sitemaps))
 
-        def release_in(connection: Connection) -> bool:
-            if not finish_lease(connection, lease, {"state": QUEUED}, next_fetch_at):
-                return False
+    @staticmethod
+    def kept(lease: Lease, *, reason: str) -> LeaseEnd:
+        """The URL is not fetched in this pass and its last result stands (S3: its sitemap
+        says it has not changed since; L1: a check made lately); the host gets back its slot."""
+        return LeaseEnd(lease, {"state": DONE, "reason": reason})
+
+    @staticmethod
+    def excluded(
+        lease: Lease,
+        *,
+        state: str,
+        reason: str,
+        detail: dict[str, Any] | None = None,
+        next_fetch_at: datetime | None = None,
+        kind: str | None = None,
+    ) -> LeaseEnd:
+        """Never fetch this URL in this pass, and keep why (robots line, scope rule, trap).
+        ``kind``: what the URL is from now on (a link leaving the site is a check, L1)."""
+        if state not in URL_STATES or state in (QUEUED, LEASED):
+            raise ValueError(f"not a final state: {state!r}")
+        values = {"state": state, "reason": reason, "reason_detail": as_json(detail)}
+        if kind is not None:
+            values["kind"] = kind
+        return LeaseEnd(lease, values, next_fetch_at)
+
+    def end(self, ending: LeaseEnd, *, now: datetime) -> bool:
+        """Record ``ending`` (False, and nothing written, when the lease had been lost)."""
+        return self._write(lambda connection: self._end_in(connection, ending, now))
+
+    def _end_in(self, connection: Connection, ending: LeaseEnd, now: datetime) -> bool:
+        lease = ending.lease
+        if not finish_lease(
+            connection,
+            lease,
+            dict(ending.values),
+            ending.next_fetch_at,
+            host_delay_seconds=ending.host_delay_seconds,
+            host_pace=ending.host_pace,
+        ):
+            return False
+        if ending.sitemaps:
             self._enqueuer.queue_sitemaps(
-                connection, seeds, depth=0, discovered_from=lease.url_id, now=now
+                connection, ending.sitemaps, depth=0, discovered_from=lease.url_id, now=now
             )
-            return True
+        if (deferral := ending.origin_deferred) is not None:
+            defer_queued_of_origin(
+                connection, deferral.origin, deferral.until, deferral.reason, deferral.detail
+            )
+        return True
 
-        return self._write(release_in)
+    def fail(self, lease: Lease, error: str, **options: Any) -> bool:
+        """``failed``, recorded at once."""
+        return self.end(self.failed(lease, error, **options), now=options["now"])
+
+    def defer(self, lease: Lease, *, now: datetime, **options: Any) -> bool:
+        """``deferred``, recorded at once."""
+        return self.end(self.deferred(lease, **options), now=now)
+
+    def release(self, lease: Lease, *, now: datetime, **options: Any) -> bool:
+        """``released``, recorded at once."""
+        return self.end(self.released(lease, **options), now=now)
+
+    def keep_unchanged(self, lease: Lease, *, reason: str) -> bool:
+        """``kept``, recorded at once."""
+        return self.end(self.kept(lease, reason=reason), now=lease.claimed_at)
+
+    def exclude(self, lease: Lease, *, now: datetime, **options: Any) -> bool:
+        """``excluded``, recorded at once."""
+        return self.end(self.excluded(lease, **options), now=now)
 
     def add_sitemaps(self, sitemaps: Sequence[SitemapSeed], *, now: datetime) -> None:
         """Queue sitemaps found outside a lease (S1: an origin whose robots.txt was read but
@@ -369,34 +436,6 @@ class Frontier:
             lambda connection: self._enqueuer.queue_sitemaps(
                 connection, seeds, depth=0, discovered_from=None, now=now
             )
-        )
-
-    def keep_unchanged(self, lease: Lease, *, reason: str) -> bool:
-        """The URL is not fetched in this pass and its last result stands (S3: its sitemap
-        says it has not changed since); the host gets back its slot."""
-        values = {"state": DONE, "reason": reason}
-        return self._write(lambda connection: finish_lease(connection, lease, values, None))
-
-    def exclude(
-        self,
-        lease: Lease,
-        *,
-        state: str,
-        reason: str,
-        detail: dict[str, Any] | None = None,
-        now: datetime,
-        next_fetch_at: datetime | None = None,
-        kind: str | None = None,
-    ) -> bool:
-        """Never fetch this URL in this pass, and keep why (robots line, scope rule, trap).
-        ``kind``: what the URL is from now on (a link leaving the site is a check, L1)."""
-        if state not in URL_STATES or state in (QUEUED, LEASED):
-            raise ValueError(f"not a final state: {state!r}")
-        values = {"state": state, "reason": reason, "reason_detail": as_json(detail)}
-        if kind is not None:
-            values["kind"] = kind
-        return self._write(
-            lambda connection: finish_lease(connection, lease, values, next_fetch_at)
         )
 
     # --- housekeeping -----------------------------------------------------------------------

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import os
 import socket
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Any
 
 from politecrawl.sitemaps import SitemapReading, SitemapSeed
 
@@ -155,6 +157,34 @@ class Completion:
     """For a sitemap: what reading it gave (its pages and sitemaps are queued, S2)."""
     redirect_sitemap: SitemapSeed | None = None
     """For a sitemap that redirects: its target, read as the same sitemap."""
+
+
+@dataclass(frozen=True, slots=True)
+class OriginDeferral:
+    """Every queued URL of an origin put aside (its robots.txt is unreachable, O6)."""
+
+    origin: str
+    until: datetime | None
+    reason: str
+    detail: Any = None
+
+
+@dataclass(frozen=True, slots=True)
+class LeaseEnd:
+    """A lease that ends with no page to record: excluded, deferred, failed, given back or
+    kept as it was. What the frontier writes on the URL's row (``values``) and the host's
+    next start (``next_fetch_at``; None: no request was made, the host gets its slot back) and
+    pace, recorded like a ``Completion``: in one transaction with the worker's next claim.
+    ``Frontier.excluded``, ``deferred``, ``failed``, ``released`` and ``kept`` build them."""
+
+    lease: Lease
+    values: Mapping[str, Any]
+    next_fetch_at: datetime | None = None
+    host_pace: HostPaceRecord | None = None
+    host_delay_seconds: float | None = None
+    sitemaps: tuple[SitemapSeed, ...] = ()
+    """Queued with it: the sitemaps of an origin whose robots.txt this lease read (S1)."""
+    origin_deferred: OriginDeferral | None = None
 
 
 @dataclass(frozen=True, slots=True)

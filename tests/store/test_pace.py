@@ -59,6 +59,8 @@ class Loop:
                 self.clock.advance(max((claimed.until - self.clock.now()).total_seconds(), 0.001))
                 continue
             result = self.visitors[index].visit(claimed)
+            if result.end is not None:  # excluded, deferred, failed, released: no page
+                frontier.end(result.end, now=self.clock.now())
             completion = result.completion
             if completion is not None:
                 frontier.complete(
