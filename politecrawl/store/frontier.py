@@ -509,14 +509,6 @@ class Frontier:
             )
             return {row.url for row in rows}
 
-    def defer_origin(
-        self, origin: str, *, until: datetime | None, reason: str, detail: Any = None
-    ) -> int:
-        """Defer every queued URL of ``origin`` (robots.txt unreachable, O6)."""
-        return self._write(
-            lambda connection: defer_queued_of_origin(connection, origin, until, reason, detail)
-        )
-
     # --- reading ----------------------------------------------------------------------------
 
     def stats(self, *, now: datetime, per_host: bool = False) -> FrontierStats:
