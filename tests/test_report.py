@@ -20,6 +20,7 @@ from datetime import UTC, datetime, timedelta
 from html.parser import HTMLParser
 
 import pytest
+from tests.store.conftest import BACK_ENDS, built_database
 
 from politecrawl.errors import UserInputError
 from politecrawl.report import build_report, render_csv, render_history, render_json, render_text
@@ -142,24 +143,10 @@ def build_crawl(database) -> None:
     )
 
 
-@pytest.fixture(
-    scope="module", params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)]
-)
+@pytest.fixture(scope="module", params=BACK_ENDS)
 def crawl(request, tmp_path_factory):
     """A crawl database built by ``build_crawl``, on each back end (read-only: shared)."""
-    if request.param == "sqlite":
-        urls = iter([str(tmp_path_factory.mktemp("report") / "crawl.db")])
-    else:
-        from tests.store.conftest import postgres_schema_url, require_postgres
-
-        require_postgres()
-        urls = postgres_schema_url()
-    target = next(urls)
-    database = open_database(target)
-    build_crawl(database)
-    yield database
-    database.close()
-    next(urls, None)  # drops the PostgreSQL schema
+    yield from built_database(request.param, tmp_path_factory, build_crawl, "report")
 
 
 @pytest.fixture

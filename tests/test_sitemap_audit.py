@@ -22,6 +22,7 @@ from typing import cast
 
 import pytest
 from sqlalchemy import Table, insert, select, update
+from tests.store.conftest import BACK_ENDS, built_database
 from tests.test_report import AGENT, Recorder
 
 from politecrawl.cli import main
@@ -224,24 +225,10 @@ def build_crawl(database) -> None:
         )
 
 
-@pytest.fixture(
-    scope="module", params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)]
-)
+@pytest.fixture(scope="module", params=BACK_ENDS)
 def crawl(request, tmp_path_factory):
     """A crawl database built by ``build_crawl``, on each back end (read-only: shared)."""
-    if request.param == "sqlite":
-        urls = iter([str(tmp_path_factory.mktemp("sitemap-audit") / "crawl.db")])
-    else:
-        from tests.store.conftest import postgres_schema_url, require_postgres
-
-        require_postgres()
-        urls = postgres_schema_url()
-    target = next(urls)
-    database = open_database(target)
-    build_crawl(database)
-    yield database
-    database.close()
-    next(urls, None)  # drops the PostgreSQL schema
+    yield from built_database(request.param, tmp_path_factory, build_crawl, "sitemap-audit")
 
 
 @pytest.fixture

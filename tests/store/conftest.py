@@ -73,3 +73,25 @@ def database(database_url):
     db = open_database(database_url)
     yield db
     db.close()
+
+
+BACK_ENDS = ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)]
+"""The ``params`` of a fixture that runs its tests on each back end."""
+
+
+def built_database(back_end: str, tmp_path_factory, build, name: str):
+    """A crawl database on ``back_end`` (a SQLite file under ``name``, or a PostgreSQL schema of
+    its own), filled by ``build(database)``; yields it, then closes it and drops the schema.
+    For module-scoped report fixtures that share one read-only crawl."""
+    from politecrawl.store import open_database
+
+    if back_end == "sqlite":
+        targets: Iterator[str] = iter([str(tmp_path_factory.mktemp(name) / "crawl.db")])
+    else:
+        require_postgres()
+        targets = postgres_schema_url()
+    database = open_database(next(targets))
+    build(database)
+    yield database
+    database.close()
+    next(targets, None)  # drops the PostgreSQL schema
