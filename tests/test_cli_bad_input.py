@@ -196,3 +196,11 @@ def test_b1_an_unreachable_postgres(workspace):
         cwd=workspace,
     )
     assert_one_line_error(result, "cannot open the database")
+
+
+def test_b1_a_report_to_a_file_that_cannot_be_written(workspace):
+    # the report, and ``check``'s, go through one writer: one line and exit 2, not a traceback
+    result = politecrawl(
+        "report", "--db", "crawl.db", "--out", "missing/dir/report.txt", cwd=workspace
+    )
+    assert_one_line_error(result, "cannot write the report", "missing/dir/report.txt")

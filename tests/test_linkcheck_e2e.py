@@ -68,7 +68,9 @@ def checked(tmp_path_factory):
         yield web, web.log.snapshot(), linkcheck_truth(web), report, summary
 
 
-def test_l1_l3_every_check_is_made_and_nothing_forbidden_or_too_close_is_requested(checked):
+def test_l1_l3_t6_every_check_is_made_and_nothing_forbidden_nofollow_or_too_close_is_requested(
+    checked,
+):
     _, log, truth, _, _ = checked
     result = audit(log, truth, delays=truth.delays(DELAY))
     assert result.ok, result.report()

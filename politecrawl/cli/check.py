@@ -21,12 +21,11 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from politecrawl.cli.inspect import render_report, write_output
 from politecrawl.cli.run import EXIT_FINISHED as EXIT_CLEAN
 from politecrawl.cli.run import EXIT_INTERRUPTED, crawl, effective_config
 from politecrawl.errors import StoreError, UserInputError
-from politecrawl.report import broken_count, build_report, render_csv, render_json, render_text
-from politecrawl.report.html import render_html
-from politecrawl.report.junit import render_junit
+from politecrawl.report import broken_count, build_report
 from politecrawl.store import open_database
 from politecrawl.store.reading import state_counts
 from politecrawl.store.runs import last_config
@@ -39,13 +38,6 @@ CHECK_SETTINGS: dict[str, Any] = {
     "check_resources": True,
     "check_fragments": True,
     "sitemaps": True,
-}
-_RENDERERS = {
-    "text": render_text,
-    "csv": render_csv,
-    "json": render_json,
-    "html": render_html,
-    "junit": render_junit,
 }
 # A check that stopped with work queued or leased was interrupted; deferred work alone (an
 # unreachable robots.txt, a Crawl-delay above the cap) is how a finished check ends.
@@ -60,13 +52,13 @@ def check_command(args: argparse.Namespace) -> int:
         raise UserInputError(f"{args.site!r} is not a site URL: {error.reason}") from None
     if args.db is None:
         args.db = str(default_database(site))
-    previous = _previous_run(args.db)
+    previous, unfinished = _previous_check(args.db)
     config = effective_config(args, {**(previous or {}), **CHECK_SETTINGS})
     # The crawl's summary goes to standard error: standard output is the report's (JUnit XML,
     # JSON, CSV a CI job reads).
     if previous is None:
         status = crawl(config, args, seeds=[site], summary_out=sys.stderr)
-    elif _unfinished(args.db):  # an interrupted check: resume it
+    elif unfinished:  # an interrupted check: resume it
         status = crawl(config, args, seeds=[], summary_out=sys.stderr)
     else:  # the next check of the site: a recrawl pass
         status = crawl(config, args, seeds=[], recrawl=True, summary_out=sys.stderr)
@@ -77,7 +69,7 @@ def check_command(args: argparse.Namespace) -> int:
         report = build_report(database, agent=config.agent, max_redirects=config.max_redirects)
     finally:
         database.close()
-    _write(_RENDERERS[args.format](report), args.out)
+    write_output(render_report(report, args.format), args.out)
     broken = broken_count(report)
     if broken:
         print(f"politecrawl: {broken} broken links found", file=sys.stderr)
@@ -93,17 +85,6 @@ def check_command(args: argparse.Namespace) -> int:
         return EXIT_BROKEN
     print("politecrawl: nothing broken", file=sys.stderr)
     return EXIT_CLEAN
-
-
-def _write(text: str, out: str | None) -> None:
-    if out is None:
-        sys.stdout.write(text)
-        return
-    try:
-        Path(out).write_text(text, encoding="utf-8")
-    except OSError as error:
-        raise UserInputError(f"cannot write the report: {error.strerror}", path=out) from None
-    print(f"politecrawl: the report is in {out}", file=sys.stderr)
 
 
 def default_database(site: str) -> Path:
@@ -122,24 +103,17 @@ def default_database(site: str) -> Path:
     return directory / f"{name}.db"
 
 
-def _previous_run(target: str) -> dict[str, Any] | None:
-    """The stored configuration of the last check in ``target``, or None for a first check."""
+def _previous_check(target: str) -> tuple[dict[str, Any] | None, bool]:
+    """The stored configuration of the last check in ``target`` (None for a first check), and
+    whether it was interrupted (work still queued or leased)."""
     if "://" not in target and not Path(target).exists():
-        return None
+        return None, False
     try:
         database = open_database(target, create=False)
     except StoreError:
-        return None  # nothing checked there yet (a broken file is reported when the crawl opens it)
-    try:
-        return last_config(database)
-    finally:
-        database.close()
-
-
-def _unfinished(target: str) -> bool:
-    database = open_database(target, create=False)
+        return None, False  # nothing checked there yet (a broken file: the crawl says so)
     try:
         counts = state_counts(database)
+        return last_config(database), any(counts.get(state, 0) for state in _UNFINISHED)
     finally:
         database.close()
-    return any(counts.get(state, 0) for state in _UNFINISHED)

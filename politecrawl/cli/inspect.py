@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 
 from politecrawl.errors import UserInputError
+from politecrawl.report.model import Report
 from politecrawl.report.tables import without_spec_ids
 from politecrawl.store import Frontier, open_database
 from politecrawl.store.database import upgrade_database
@@ -94,26 +96,12 @@ def db_upgrade_command(args: argparse.Namespace) -> int:
 
 def report_command(args: argparse.Namespace) -> int:
     """The site-maintenance report, as text, CSV, JSON or one self-contained HTML file."""
-    from politecrawl.report import (  # noqa: PLC0415 (only this command needs them)
-        build_report,
-        render_csv,
-        render_json,
-        render_junit,
-        render_text,
-    )
-    from politecrawl.report.html import render_html  # noqa: PLC0415
+    from politecrawl.report import build_report  # noqa: PLC0415 (only this command needs it)
 
     if args.compare or args.pass_number is not None:
         if args.format == "junit":
             raise UserInputError("--compare has no junit format (text, csv, json or html)")
         return _compare_command(args)
-    renderers = {
-        "text": render_text,
-        "csv": render_csv,
-        "json": render_json,
-        "html": render_html,
-        "junit": render_junit,
-    }
     agent, max_redirects = _crawl_settings(args.db)
     database = open_database(args.db, create=False)
     try:
@@ -122,7 +110,27 @@ def report_command(args: argparse.Namespace) -> int:
         )
     finally:
         database.close()
-    return _write(renderers[args.format](report), args.out)
+    return write_output(render_report(report, args.format), args.out)
+
+
+def render_report(report: Report, form: str) -> str:
+    """``report`` as text, csv, json, html or junit (``report`` and ``check`` share it)."""
+    from politecrawl.report import (  # noqa: PLC0415 (only the report commands need them)
+        render_csv,
+        render_json,
+        render_junit,
+        render_text,
+    )
+    from politecrawl.report.html import render_html  # noqa: PLC0415
+
+    renderers: dict[str, Callable[[Report], str]] = {
+        "text": render_text,
+        "csv": render_csv,
+        "json": render_json,
+        "html": render_html,
+        "junit": render_junit,
+    }
+    return renderers[form](report)
 
 
 def _compare_command(args: argparse.Namespace) -> int:
@@ -150,10 +158,12 @@ def _compare_command(args: argparse.Namespace) -> int:
         "json": render_compare_json,
         "html": render_compare_html,
     }
-    return _write(renderers[args.format](comparison), args.out)
+    return write_output(renderers[args.format](comparison), args.out)
 
 
-def _write(text: str, out: str | None) -> int:
+def write_output(text: str, out: str | None) -> int:
+    """``text`` to standard output, or to the file ``out`` (a user's mistake there is one line,
+    B1); 0."""
     if out is None:
         sys.stdout.write(text)
         return 0

@@ -273,23 +273,16 @@ class Enqueuer:
     ) -> None:
         """Queue the followable links one level deeper (resources as checks, L3), and record
         every link for reports, with its text, line and fragments (L1, L4)."""
-        self._insert_urls(
-            connection,
-            links.followable,
-            now=now,
-            depth=from_depth + 1,
-            priority=0,
-            discovered_from=from_id,
-        )
-        self._insert_urls(
-            connection,
-            links.resources,
-            now=now,
-            depth=from_depth + 1,
-            priority=0,
-            discovered_from=from_id,
-            kind=CHECK,
-        )
+        for found, kind in ((links.followable, PAGE), (links.resources, CHECK)):
+            self._insert_urls(
+                connection,
+                found,
+                now=now,
+                depth=from_depth + 1,
+                priority=0,
+                discovered_from=from_id,
+                kind=kind,
+            )
         sql.insert_link.many(
             connection,
             [

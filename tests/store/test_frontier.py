@@ -326,3 +326,20 @@ def test_c2_links_are_canonicalised_once_unless_the_crawl_already_did():
     # extract_links hands over canonical URLs, marked so: they go in as they are.
     done_once = sort_links([LinkOut("http://a.example/a/b", canonical=True)])
     assert list(done_once.followable) == list(raw.followable)
+
+
+def test_e3_l4_s4_a_304_keeps_what_was_learnt_from_the_body(frontier, database):
+    # A recrawl's 304 has no body: the anchors (L4) and canonical (S4) read from the last one
+    # stand, as its noindex and hash do.
+    frontier.add(["http://a.test/page"], now=at(0))
+    lease = claim(frontier, 0)
+    body = PageOutcome(200, anchors=frozenset({"intro"}), canonical_url="http://a.test/c")
+    assert frontier.complete(lease, body, now=at(1), next_fetch_at=at(1))
+    frontier.start_pass(now=at(2))
+    again = claim(frontier, 3)
+    assert frontier.complete(again, PageOutcome(304), now=at(4), next_fetch_at=at(4))
+    with database.engine.connect() as connection:
+        row = connection.execute(
+            text("SELECT status, anchors, canonical_url FROM urls WHERE url = 'http://a.test/page'")
+        ).one()
+    assert tuple(row) == (304, "intro", "http://a.test/c")
