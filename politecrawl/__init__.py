@@ -22,7 +22,7 @@ from politecrawl._version import VERSION
 
 if TYPE_CHECKING:
     from politecrawl.config import CrawlConfig
-    from politecrawl.crawler import Crawler
+    from politecrawl.crawl.crawler import Crawler
     from politecrawl.results import CrawlSummary, Excluded, Page
 
 __version__ = VERSION
@@ -30,7 +30,7 @@ __version__ = VERSION
 _LAZY = {
     "CrawlConfig": "politecrawl.config",
     "CrawlSummary": "politecrawl.results",
-    "Crawler": "politecrawl.crawler",
+    "Crawler": "politecrawl.crawl.crawler",
     "Excluded": "politecrawl.results",
     "Page": "politecrawl.results",
 }

@@ -17,14 +17,13 @@ from datetime import datetime, timedelta
 from typing import Literal
 
 from politecrawl.clock import Clock
-from politecrawl.config import CrawlConfig
+from politecrawl.config import RobotsSettings
 from politecrawl.errors import FetchError
 from politecrawl.fetch import Fetcher
 from politecrawl.politeness import robots_delay_seconds
 from politecrawl.robots import RobotsLimits, RobotsPolicy, Verdict, parse_robots
 from politecrawl.robots.outcome import (
     RobotsOutcome,
-    RobotsRules,
     outcome_of_failure,
     outcome_of_response,
     renewed,
@@ -67,29 +66,27 @@ class Gate:
 
     def __init__(
         self,
-        config: CrawlConfig,
+        settings: RobotsSettings,
         policies: PolicyStore,
         fetcher: Fetcher,
         clock: Clock,
         *,
+        user_agent: str,
+        delay_seconds: float,
         reserve_host: ReserveHost,
         release_host: ReleaseHost,
     ) -> None:
-        self.config = config
+        self.settings = settings
+        self.user_agent = user_agent
+        self.delay_seconds = delay_seconds
+        """The host's delay between the hops of a robots.txt redirect to the same host (P2)."""
         self.policies = policies
         self.fetcher = fetcher
         self.clock = clock
         self._reserve_host = reserve_host
         self._release_host = release_host
-        self.rules = RobotsRules(
-            min_lifetime_seconds=config.robots_min_lifetime_seconds,
-            max_lifetime_seconds=config.robots_max_lifetime_seconds,
-            denied_lifetime_seconds=config.robots_denied_lifetime_seconds,
-            retry_seconds=config.robots_retry_seconds,
-            max_attempts=config.robots_max_attempts,
-            unauthorized_means_allowed=config.unauthorized_means_allowed,
-        )
-        self._limits = RobotsLimits(max_bytes=config.robots_max_bytes)
+        self._outcome_settings = settings.outcome_settings
+        self._limits = RobotsLimits(max_bytes=settings.robots_max_bytes)
         self._known: dict[str, _Known] = {}
         self._lock = threading.Lock()
 
@@ -114,7 +111,7 @@ class Gate:
         if outcome.kind == "disallow_all":
             return GateVerdict("disallowed", outcome.reason, status=outcome.status)
         assert known.policy is not None
-        verdict = known.policy.explain(self.config.user_agent, url)
+        verdict = known.policy.explain(self.user_agent, url)
         return GateVerdict("allowed" if verdict.allowed else "disallowed", verdict.reason, verdict)
 
     def outcome(self, origin: str) -> RobotsOutcome | None:
@@ -132,7 +129,7 @@ class Gate:
         policy = self.policy(origin)
         if policy is None:
             return 0.0
-        agent = self.config.user_agent
+        agent = self.user_agent
         return robots_delay_seconds(policy.crawl_delay(agent), policy.request_rate(agent))
 
     def forget(self, origin: str) -> None:
@@ -155,7 +152,7 @@ class Gate:
         policy = None
         if outcome.kind == "parsed":
             policy = parse_robots(
-                outcome.body or b"", semantics=self.config.semantics, limits=self._limits
+                outcome.body or b"", semantics=self.settings.semantics, limits=self._limits
             )
         known = _Known(outcome, policy)
         with self._lock:
@@ -181,20 +178,20 @@ class Gate:
         host = split_canonical(canonicalize(url))[1]
         reserved: str | None = None
         try:
-            for hop in range(self.config.robots_max_redirects + 1):
+            for hop in range(self.settings.robots_max_redirects + 1):
                 try:
                     result = self.fetcher.fetch(
                         url,
                         etag=revalidate.etag if revalidate and hop == 0 else None,
                         last_modified=revalidate.last_modified if revalidate and hop == 0 else None,
-                        max_bytes=self.config.robots_max_bytes,
+                        max_bytes=self.settings.robots_max_bytes,
                     )
                 except FetchError as error:
                     return self._failure(str(error), failures)
                 now = self.clock.now()
                 headers = dict(result.headers)
                 if result.status == 304 and revalidate is not None:
-                    return renewed(revalidate, headers, now=now, rules=self.rules)
+                    return renewed(revalidate, headers, now=now, settings=self._outcome_settings)
                 if 300 <= result.status < 400 and result.location:
                     next_url, host, reserved = self._next_hop(result.location, host, reserved)
                     if next_url is None:
@@ -209,15 +206,15 @@ class Gate:
                     result.body,
                     now=now,
                     failures_before=failures,
-                    rules=self.rules,
+                    settings=self._outcome_settings,
                     retry_after_seconds=result.retry_after_seconds(now),
                 )
             return self._failure(
-                f"more than {self.config.robots_max_redirects} redirects (O7)", failures
+                f"more than {self.settings.robots_max_redirects} redirects (O7)", failures
             )
         finally:
             if reserved is not None:
-                delay = timedelta(seconds=self.config.delay_seconds)
+                delay = timedelta(seconds=self.delay_seconds)
                 self._release_host(reserved, self.clock.now() + delay)
 
     def _next_hop(
@@ -232,7 +229,7 @@ class Gate:
             return "", host, reserved
         target_host = split_canonical(target)[1]
         if target_host == host:
-            self.clock.sleep(self.config.delay_seconds)  # the same host: its delay first
+            self.clock.sleep(self.delay_seconds)  # the same host: its delay first
             return target, host, reserved
         if reserved is not None:
             self._release_host(reserved, self.clock.now() + timedelta(seconds=1))
@@ -246,7 +243,7 @@ class Gate:
         process is asking it). That is politeness, not a failure of this robots.txt: it counts
         no attempt, so a busy machine can never use up the origin's attempts (O6) and leave it
         uncrawled; the origin tries again after about one delay."""
-        wait = max(self.config.delay_seconds, _MIN_BUSY_RETRY_SECONDS)
+        wait = max(self.delay_seconds, _MIN_BUSY_RETRY_SECONDS)
         return RobotsOutcome(
             "deferred",
             None,
@@ -259,7 +256,7 @@ class Gate:
 
     def _failure(self, error: str, failures: int) -> RobotsOutcome:
         return outcome_of_failure(
-            error, now=self.clock.now(), failures_before=failures, rules=self.rules
+            error, now=self.clock.now(), failures_before=failures, settings=self._outcome_settings
         )
 
 

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Literal
 
+from politecrawl.config import PolitenessSettings
 from politecrawl.robots import RequestRate
 
 Failure = Literal["host", "page"]
@@ -31,19 +32,6 @@ Failure = Literal["host", "page"]
 
 _TROUBLE_STATUSES = frozenset((429, 503))
 _MIN_BACKOFF_BASE_SECONDS = 1.0
-
-
-@dataclass(frozen=True, slots=True)
-class Pace:
-    """A crawl's pace settings: the configured floor and the caps."""
-
-    delay_seconds: float
-    slowdown_factor: float
-    max_backoff_seconds: float
-    max_slowdown_seconds: float = 30.0
-    """The most a slow response time can add to the delay (Heritrix caps at 30 s)."""
-    retry_seconds: float = 2.0
-    """A failing URL's first retry comes this long after the failure, then doubling."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,7 +62,7 @@ def failure_of_status(status: int) -> Failure:
 
 
 def pace_after(
-    pace: Pace,
+    pace: PolitenessSettings,
     *,
     finished_at: datetime,
     robots_delay: float = 0.0,
@@ -121,7 +109,7 @@ def pace_after(
 
 
 def url_retry_at(
-    pace: Pace,
+    pace: PolitenessSettings,
     *,
     finished_at: datetime,
     attempts_before: int,
@@ -129,7 +117,7 @@ def url_retry_at(
 ) -> datetime:
     """When a URL whose request failed is tried again: its own back-off, doubling per attempt
     (``attempts_before`` failed attempts came before this one), or a later Retry-After."""
-    wait = pace.retry_seconds * 2.0 ** min(attempts_before, 30)
+    wait = pace.retry_backoff_seconds * 2.0 ** min(attempts_before, 30)
     wait = min(max(wait, retry_after_seconds or 0.0), max(pace.max_backoff_seconds, 1.0))
     if retry_after_seconds is not None:
         wait = max(wait, retry_after_seconds)  # never sooner than the server asked
@@ -137,7 +125,7 @@ def url_retry_at(
 
 
 def _why(
-    pace: Pace,
+    pace: PolitenessSettings,
     *,
     base: float,
     robots_delay: float,

@@ -22,6 +22,7 @@ from collections import Counter
 from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Final, Literal, cast, get_args
 
+from politecrawl.config import ScopeMode, ScopeSettings
 from politecrawl.errors import UserInputError
 from politecrawl.urls import InvalidURL, canonicalize, split_canonical
 
@@ -38,7 +39,6 @@ __all__ = [
     "check_scope",
 ]
 
-ScopeMode = Literal["seeds", "domain", "any"]
 ScopeReason = Literal["scope", "trap", "steering"]
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 Address = ipaddress.IPv4Address | ipaddress.IPv6Address
@@ -53,6 +53,7 @@ _NON_PUBLIC: Final = tuple(
         "172.16.0.0/12", "192.168.0.0/16", "::/128", "::1/128", "fc00::/7", "fe80::/10",
     )
 )  # fmt: skip
+_DEFAULTS: Final = ScopeSettings()  # the trap guards' defaults are the settings' (C3)
 _LOCAL_ADDRESSES: Final = (ipaddress.ip_address("127.0.0.1"), ipaddress.ip_address("::1"))
 # One dotted part of an IPv4 host as inet_aton reads it: hexadecimal, octal or decimal.
 _IPV4_PART: Final = re.compile(r"0x[0-9a-f]*|0[0-7]*|[1-9][0-9]*")
@@ -62,12 +63,12 @@ _IPV4_PART: Final = re.compile(r"0x[0-9a-f]*|0[0-7]*|[1-9][0-9]*")
 class TrapGuards:
     """Limits past which a URL is a crawler trap, not a page (C3). Each must be at least 1."""
 
-    max_url_length: int = 2048
-    max_path_segments: int = 32
-    max_repeated_segment: int = 3
+    max_url_length: int = _DEFAULTS.max_url_length
+    max_path_segments: int = _DEFAULTS.max_path_segments
+    max_repeated_segment: int = _DEFAULTS.max_repeated_segment
     """A path holding one segment more often than this (``/a/b/a/b/a/b/a``) is a loop."""
-    max_query_bytes: int = 1024
-    max_query_parameters: int = 32
+    max_query_bytes: int = _DEFAULTS.max_query_bytes
+    max_query_parameters: int = 32  # not a setting: no real page needs more
 
     def __post_init__(self) -> None:
         for limit in fields(self):

@@ -12,7 +12,7 @@ import requests
 import responses
 import urllib3
 
-from politecrawl.checking import GET_BODY_BYTES, request_check
+from politecrawl.crawl.checking import GET_BODY_BYTES, request_check
 from politecrawl.errors import FetchError
 from politecrawl.fetch import Fetcher
 from politecrawl.testing import FakeClock

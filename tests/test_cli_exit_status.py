@@ -141,8 +141,8 @@ def test_the_common_limits_have_flags():
         ["run", "seeds.txt", "--max-pages-per-host", "3", "--max-duration", "60", "--timeout", "5"]
     )
     config = effective_config(args, None)
-    assert (config.max_pages_per_host, config.max_duration_seconds) == (3, 60.0)
-    assert config.response_timeout_seconds == 5.0
+    assert (config.scope.max_pages_per_host, config.scope.max_duration_seconds) == (3, 60.0)
+    assert config.fetching.response_timeout_seconds == 5.0
 
 
 @pytest.mark.timeout(180)

@@ -7,15 +7,22 @@ from politecrawl.config import ConfigError, CrawlConfig
 
 def test_defaults_are_the_spec_values():
     config = CrawlConfig()
-    assert (config.agent, config.semantics, config.delay_seconds) == ("politecrawl", "strict", 1.0)
-    assert config.max_in_flight_per_host == 1  # P1
-    assert config.robots_max_bytes == 512 * 1024  # O8
-    assert (config.connect_timeout_seconds, config.response_timeout_seconds) == (10.0, 30.0)  # C7
-    assert config.max_body_bytes == 10 * 1024 * 1024  # C7
-    assert config.max_redirects == 10  # C4
-    assert config.robots_max_redirects == 5  # O7
-    assert config.unauthorized_means_allowed is False  # O5
-    assert config.honour_rel_nofollow is True  # T6
+    assert (config.crawl.agent, config.robots.semantics, config.politeness.delay_seconds) == (
+        "politecrawl",
+        "strict",
+        1.0,
+    )
+    assert config.politeness.max_in_flight_per_host == 1  # P1
+    assert config.robots.robots_max_bytes == 512 * 1024  # O8
+    assert (config.fetching.connect_timeout_seconds, config.fetching.response_timeout_seconds) == (
+        10.0,
+        30.0,
+    )  # C7
+    assert config.fetching.max_body_bytes == 10 * 1024 * 1024  # C7
+    assert config.fetching.max_redirects == 10  # C4
+    assert config.robots.robots_max_redirects == 5  # O7
+    assert config.robots.unauthorized_means_allowed is False  # O5
+    assert config.fetching.honour_rel_nofollow is True  # T6
 
 
 def test_p5_user_agent_carries_the_name_token_and_the_contact():

@@ -79,7 +79,7 @@ def test_c5_killed_with_sigkill_and_resumed_fetches_each_page_once(fast_web, tmp
     database = str(tmp_path / "crawl.db")
     guard = crawl_config(database)
     settings = [
-        f"{name}={getattr(guard, name)}"
+        f"{name}={guard.value(name)}"
         for name in (
             "workers",
             "robots_retry_seconds",
@@ -115,7 +115,7 @@ def test_c5_killed_with_sigkill_and_resumed_fetches_each_page_once(fast_web, tmp
     result = audit(web.log, truth, delays=truth.delays(DELAY))
     # The same pages as an uninterrupted crawl; a page fetched twice only if a kill cut it off
     # in flight (at most one per worker per kill); politeness held across the restarts.
-    in_flight_at_kills = kills * guard.workers
+    in_flight_at_kills = kills * guard.crawl.workers
     assert len(result.duplicates) <= in_flight_at_kills, result.report()
     assert not result.forbidden, result.report()
     assert not result.missed, result.report()
@@ -140,7 +140,9 @@ def test_callbacks_limits_stop_and_resume(fast_web, tmp_path):
         crawler.add_seeds(seeds)
         summary = crawler.run()
     assert summary.stopped_because == "max_pages"
-    assert 4 <= summary.pages <= 4 + config.workers  # in-flight requests finish after the limit
+    assert (
+        4 <= summary.pages <= 4 + config.crawl.workers
+    )  # in-flight requests finish after the limit
     assert len(seen) + len(errors) == summary.pages
     assert summary.queued > 0
 

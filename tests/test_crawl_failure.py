@@ -17,7 +17,8 @@ from tests.site import TrapGuard, audit, build_site, serve
 from tests.test_crawl_e2e import DELAY, crawl_config
 
 from politecrawl import Crawler
-from politecrawl import crawler as crawler_module
+from politecrawl.crawl import crawler as crawler_module
+from politecrawl.crawl import workers as workers_module
 from politecrawl.errors import StoreError
 from politecrawl.store import Completion, Frontier
 
@@ -109,7 +110,7 @@ def test_leaving_the_iterator_early_with_a_full_event_queue_does_not_hang(
         def __init__(self, maxsize: int = 0) -> None:
             super().__init__(maxsize=1)
 
-    monkeypatch.setattr(crawler_module.queue, "Queue", TinyQueue)
+    monkeypatch.setattr(workers_module.queue, "Queue", TinyQueue)
     database = str(tmp_path / "crawl.db")
     with Crawler(crawl_config(database, workers=4)) as crawler:
         crawler.add_seeds(web.seeds)

@@ -26,25 +26,32 @@ def clock():
 @pytest.fixture
 def setup(tmp_path, clock):
     config = CrawlConfig(database=str(tmp_path / "c.db"), delay_seconds=0.5)
-    database = open_database(config.database)
+    database = open_database(config.storage.database)
     frontier = Frontier(database)
     frontier.add([ORIGIN + "/", "http://other.test/"], now=clock.now())
     fetcher = Fetcher(user_agent=config.user_agent)
     store = PolicyStore(database)
 
     def make_gate(**changes):
-        return Gate(
-            config.replace(**changes) if changes else config,
-            store,
-            fetcher,
-            clock,
-            reserve_host=lambda host, now: frontier.reserve_host(host, now=now),
-            release_host=lambda host, at: frontier.release_host(host, next_fetch_at=at),
-        )
+        return gate_of(config.replace(**changes), store, fetcher, clock, frontier)
 
     yield make_gate, store
     fetcher.close()
     database.close()
+
+
+def gate_of(config, store, fetcher, clock, frontier):
+    """A gate as the crawl assembles one from its configuration."""
+    return Gate(
+        config.robots,
+        store,
+        fetcher,
+        clock,
+        user_agent=config.user_agent,
+        delay_seconds=config.politeness.delay_seconds,
+        reserve_host=lambda host, now: frontier.reserve_host(host, now=now),
+        release_host=lambda host, at: frontier.release_host(host, next_fetch_at=at),
+    )
 
 
 def check(gate, clock, path):
@@ -209,22 +216,15 @@ def test_o7_o6_a_busy_redirect_target_host_is_no_failure_and_never_uses_up_attem
     asking it) is retried about one delay later without counting an attempt: however long the
     other host stays busy, the origin is never deferred for the rest of the run."""
     config = CrawlConfig(database=str(tmp_path / "c.db"), delay_seconds=0.5, robots_max_attempts=2)
-    database = open_database(config.database)
+    database = open_database(config.storage.database)
     frontier = Frontier(database)
     frontier.add([ORIGIN + "/", "http://other.test/"], now=clock.now())
     responses.get(ROBOTS, status=302, headers={"Location": "http://other.test/shared.txt"})
     responses.get("http://other.test/shared.txt", body="User-agent: *\nDisallow: /x\n")
     with Fetcher(user_agent=config.user_agent) as fetcher:
-        gate = Gate(
-            config,
-            PolicyStore(database),
-            fetcher,
-            clock,
-            reserve_host=lambda host, now: frontier.reserve_host(host, now=now),
-            release_host=lambda host, at: frontier.release_host(host, next_fetch_at=at),
-        )
+        gate = gate_of(config, PolicyStore(database), fetcher, clock, frontier)
         assert frontier.reserve_host("other.test", now=clock.now())  # someone else's request
-        for _ in range(config.robots_max_attempts + 3):
+        for _ in range(config.robots.robots_max_attempts + 3):
             outcome = gate.fetch_robots(ORIGIN)
             assert outcome.kind == "deferred"
             assert outcome.failures == 0
@@ -236,4 +236,6 @@ def test_o7_o6_a_busy_redirect_target_host_is_no_failure_and_never_uses_up_attem
     database.close()
     assert outcome.kind == "parsed"
     assert check(gate, clock, "/x").kind == "disallowed"
-    assert len(responses.calls) == config.robots_max_attempts + 3 + 2  # the busy hops never sent
+    assert (
+        len(responses.calls) == config.robots.robots_max_attempts + 3 + 2
+    )  # the busy hops never sent

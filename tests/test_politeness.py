@@ -6,8 +6,8 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from politecrawl.config import PolitenessSettings
 from politecrawl.politeness import (
-    Pace,
     failure_of_status,
     pace_after,
     robots_delay_seconds,
@@ -16,7 +16,7 @@ from politecrawl.politeness import (
 from politecrawl.robots import RequestRate
 
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
-PACE = Pace(delay_seconds=1.0, slowdown_factor=2.0, max_backoff_seconds=60.0)
+PACE = PolitenessSettings(delay_seconds=1.0, slowdown_factor=2.0, max_backoff_seconds=60.0)
 
 
 def seconds(moment: datetime) -> float:

@@ -17,8 +17,8 @@ from tests.site import audit, build_site, serve
 from tests.test_cli_crawl import ENV, GUARD, politecrawl, seeds_file
 
 from politecrawl.config import CrawlConfig
+from politecrawl.crawl.processes import share
 from politecrawl.errors import UserInputError
-from politecrawl.processes import share
 from politecrawl.warc import iter_records
 
 DELAY = 0.05
@@ -32,7 +32,7 @@ def test_limits_are_shared_out_and_add_up_to_the_limit():
             assert max(shares) - min(shares) <= 1  # type: ignore[operator]
     assert share(None, 1, 3) is None
     config = CrawlConfig(processes=3, max_pages=10)
-    assert [share(config.max_pages, i, config.processes) for i in range(3)] == [4, 3, 3]
+    assert [share(config.scope.max_pages, i, config.crawl.processes) for i in range(3)] == [4, 3, 3]
 
 
 def test_a_per_host_limit_is_refused_with_several_processes():

@@ -4,9 +4,9 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from politecrawl.config import RobotsSettings
 from politecrawl.httpdates import parse_http_date
 from politecrawl.robots.outcome import (
-    RobotsRules,
     freshness_seconds,
     outcome_of_failure,
     outcome_of_response,
@@ -14,7 +14,7 @@ from politecrawl.robots.outcome import (
 )
 
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
-RULES = RobotsRules()
+SETTINGS = RobotsSettings().outcome_settings
 WEEK = 7 * 86_400.0
 
 
@@ -25,7 +25,7 @@ def answer(status, headers=None, body=b"", failures=0, retry_after=None):
         body,
         now=T0,
         failures_before=failures,
-        rules=RULES,
+        settings=SETTINGS,
         retry_after_seconds=retry_after,
     )
 
@@ -53,12 +53,12 @@ def test_o4_missing_robots_means_no_restrictions(status):
 def test_o5_unauthorized_disallows_the_whole_origin_for_a_shorter_time(status):
     outcome = answer(status)
     assert outcome.kind == "disallow_all"
-    assert outcome.expires_at == T0 + timedelta(seconds=RULES.denied_lifetime_seconds)
+    assert outcome.expires_at == T0 + timedelta(seconds=SETTINGS.denied_lifetime_seconds)
 
 
 def test_o5_rfc9309_reading_is_a_setting():
-    rules = RobotsRules(unauthorized_means_allowed=True)
-    outcome = outcome_of_response(403, {}, b"", now=T0, failures_before=0, rules=rules)
+    rules = RobotsSettings(unauthorized_means_allowed=True).outcome_settings
+    outcome = outcome_of_response(403, {}, b"", now=T0, failures_before=0, settings=rules)
     assert outcome.kind == "allow_all"
 
 
@@ -83,7 +83,7 @@ def test_o6_a_longer_retry_after_wins():
 
 
 def test_o6_network_failure_is_deferred():
-    outcome = outcome_of_failure("connection refused", now=T0, failures_before=0, rules=RULES)
+    outcome = outcome_of_failure("connection refused", now=T0, failures_before=0, settings=SETTINGS)
     assert outcome.kind == "deferred"
     assert "connection refused" in outcome.reason
 
@@ -105,13 +105,13 @@ def test_o6_network_failure_is_deferred():
     ],
 )
 def test_e2_freshness_from_headers_clamped(headers, seconds):
-    assert freshness_seconds(headers, RULES) == seconds
+    assert freshness_seconds(headers, SETTINGS) == seconds
 
 
 def test_e3_304_renews_the_policy():
     previous = answer(200, {"ETag": '"v1"'}, b"User-agent: *\nDisallow: /x\n")
     later = T0 + timedelta(days=8)
-    fresh = renewed(previous, {"Cache-Control": "max-age=60"}, now=later, rules=RULES)
+    fresh = renewed(previous, {"Cache-Control": "max-age=60"}, now=later, settings=SETTINGS)
     assert (fresh.kind, fresh.body, fresh.etag) == ("parsed", previous.body, '"v1"')
     assert fresh.expires_at == later + timedelta(seconds=60)
 
@@ -141,10 +141,8 @@ def test_e2_what_is_not_an_http_date(text):
 def test_e2_expires_without_date_counts_from_when_the_answer_arrived():
     now = datetime(2026, 11, 25, 12, 0, tzinfo=UTC)
     headers = {"Expires": "Wed, 25 Nov 2026 13:00:00 GMT"}
-    assert freshness_seconds(headers, RobotsRules(), received_at=now) == 3600.0
-    outcome = outcome_of_response(
-        200, headers, b"", now=now, failures_before=0, rules=RobotsRules()
-    )
+    assert freshness_seconds(headers, SETTINGS, received_at=now) == 3600.0
+    outcome = outcome_of_response(200, headers, b"", now=now, failures_before=0, settings=SETTINGS)
     assert outcome.expires_at == now + timedelta(hours=1)
 
 
@@ -153,7 +151,7 @@ def test_e2_an_expires_zone_written_minus_0000_is_utc():
         "Date": "Wed, 25 Nov 2026 12:00:00 GMT",
         "Expires": "Wed, 25 Nov 2026 14:00:00 -0000",
     }
-    assert freshness_seconds(headers, RobotsRules()) == 7200.0
+    assert freshness_seconds(headers, SETTINGS) == 7200.0
 
 
 def test_p3_retry_after_reads_dates_as_expires_does():

@@ -30,7 +30,7 @@ def verdicts(robots: str | bytes, url: str) -> tuple[bool, bool, bool]:
 def test_m7_strict_is_the_default_of_the_engine_and_of_a_crawl():
     assert DEFAULT_SEMANTICS == "strict"
     assert parse_robots("").semantics == "strict"
-    assert CrawlConfig().semantics == "strict"
+    assert CrawlConfig().robots.semantics == "strict"
 
 
 @pytest.mark.parametrize("version", ["2", "2.7", "3.0", "3.5", "3.7"])

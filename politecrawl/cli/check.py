@@ -64,9 +64,11 @@ def check_command(args: argparse.Namespace) -> int:
         status = crawl(config, args, seeds=[], recrawl=True, summary_out=sys.stderr)
     if status == EXIT_INTERRUPTED:
         return status
-    database = open_database(config.database, create=False)
+    database = open_database(config.storage.database, create=False)
     try:
-        report = build_report(database, agent=config.agent, max_redirects=config.max_redirects)
+        report = build_report(
+            database, agent=config.crawl.agent, max_redirects=config.fetching.max_redirects
+        )
     finally:
         database.close()
     write_output(render_report(report, args.format), args.out)

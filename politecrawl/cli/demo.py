@@ -14,7 +14,7 @@ from collections import defaultdict
 from pathlib import Path
 
 from politecrawl.config import CrawlConfig
-from politecrawl.crawler import Crawler
+from politecrawl.crawl.crawler import Crawler
 from politecrawl.demo_site import DemoSite
 from politecrawl.report import build_report, render_text
 from politecrawl.store import open_database

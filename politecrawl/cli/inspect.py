@@ -208,6 +208,6 @@ def _crawl_settings(target: str) -> tuple[str, int]:
     finally:
         database.close()
     defaults = CrawlConfig()
-    agent = str(stored.get("agent") or defaults.agent)
-    redirects = stored.get("max_redirects", defaults.max_redirects)
-    return agent, int(redirects) if isinstance(redirects, int) else defaults.max_redirects
+    agent = str(stored.get("agent") or defaults.crawl.agent)
+    redirects = stored.get("max_redirects", defaults.fetching.max_redirects)
+    return agent, int(redirects) if isinstance(redirects, int) else defaults.fetching.max_redirects

@@ -7,7 +7,7 @@ import argparse
 import os
 from pathlib import Path
 
-from politecrawl.config import CrawlConfig
+from politecrawl.config import SEMANTICS_CHOICES, CrawlConfig
 
 # option -> CrawlConfig field, for flags shared by run and resume
 FLAG_FIELDS = {
@@ -41,7 +41,8 @@ def add_crawl_options(parser: argparse.ArgumentParser, *, with_scope: bool = Tru
     parser.add_argument(
         "--db",
         default=None,
-        help=f"crawl database: a path or a SQLAlchemy URL (default: ./{_DEFAULTS.database})",
+        help="crawl database: a path or a SQLAlchemy URL "
+        f"(default: ./{_DEFAULTS.storage.database})",
     )
     parser.add_argument(
         "--config",
@@ -53,7 +54,7 @@ def add_crawl_options(parser: argparse.ArgumentParser, *, with_scope: bool = Tru
     option(
         "--agent",
         help=f"the robot's name, matched in robots.txt and sent as the User-Agent "
-        f"(default: {_DEFAULTS.agent})",
+        f"(default: {_DEFAULTS.crawl.agent})",
     )
     option("--contact", help="a URL where site owners can reach you (default: none, and a warning)")
     option(
@@ -61,7 +62,7 @@ def add_crawl_options(parser: argparse.ArgumentParser, *, with_scope: bool = Tru
         type=float,
         metavar="S",
         help="seconds between requests to one host, at least "
-        f"(default: {_DEFAULTS.delay_seconds:g}; robots.txt may ask for more)",
+        f"(default: {_DEFAULTS.politeness.delay_seconds:g}; robots.txt may ask for more)",
     )
     option("--max-pages", type=int, metavar="N", help="stop after N pages this run (default: none)")
     option("--max-pages-per-host", type=int, metavar="N", help="fetch at most N pages of a host")
@@ -76,19 +77,20 @@ def add_crawl_options(parser: argparse.ArgumentParser, *, with_scope: bool = Tru
         "--timeout",
         type=float,
         metavar="S",
-        help=f"seconds for a whole response (default: {_DEFAULTS.response_timeout_seconds:g})",
+        help="seconds for a whole response "
+        f"(default: {_DEFAULTS.fetching.response_timeout_seconds:g})",
     )
     option(
         "--workers",
         type=int,
         metavar="N",
-        help=f"worker threads per process (default: {_DEFAULTS.workers})",
+        help=f"worker threads per process (default: {_DEFAULTS.crawl.workers})",
     )
     option(
         "--processes",
         type=int,
         metavar="N",
-        help=f"processes crawling together, to use N cores (default: {_DEFAULTS.processes})",
+        help=f"processes crawling together, to use N cores (default: {_DEFAULTS.crawl.processes})",
     )
     if with_scope:
         option(
@@ -100,7 +102,7 @@ def add_crawl_options(parser: argparse.ArgumentParser, *, with_scope: bool = Tru
         option("--exclude", action="append", metavar="RE", help="URLs matching are out")
     option(
         "--semantics",
-        choices=("strict", "draft", "rfc9309"),
+        choices=SEMANTICS_CHOICES,
         help="how robots.txt is read: strict (default) fetches only what both the 1996 draft "
         "and RFC 9309 allow; draft or rfc9309 alone",
     )
@@ -122,7 +124,7 @@ def add_crawl_options(parser: argparse.ArgumentParser, *, with_scope: bool = Tru
         "--sitemap-lastmod",
         choices=("revalidate", "skip"),
         help="in a recrawl, a page whose sitemap lastmod is older than its last fetch: "
-        f"revalidate it, or skip it (default: {_DEFAULTS.sitemap_lastmod})",
+        f"revalidate it, or skip it (default: {_DEFAULTS.sitemaps.sitemap_lastmod})",
     )
     for name, what in (
         ("outbound", "links leaving the site, once each, never followed (HEAD, else GET)"),

@@ -126,13 +126,10 @@ def _fetch_robots(url: str, agent: str, out: TextIO) -> bytes | None:
     """The body to judge ``url`` by, or None when the answer decides alone (printed)."""
     from datetime import UTC, datetime  # noqa: PLC0415
 
+    from politecrawl.config import RobotsSettings  # noqa: PLC0415
     from politecrawl.errors import FetchError  # noqa: PLC0415
     from politecrawl.fetch import Fetcher  # noqa: PLC0415 (loads requests only for --fetch)
-    from politecrawl.robots.outcome import (  # noqa: PLC0415
-        RobotsRules,
-        outcome_of_failure,
-        outcome_of_response,
-    )
+    from politecrawl.robots.outcome import outcome_of_failure, outcome_of_response  # noqa: PLC0415
     from politecrawl.urls import InvalidURL, origin_of  # noqa: PLC0415
 
     try:
@@ -140,10 +137,11 @@ def _fetch_robots(url: str, agent: str, out: TextIO) -> bytes | None:
     except InvalidURL as error:
         raise UserInputError(f"--fetch needs an absolute http(s) URL: {error.reason}") from None
     now = datetime.now(UTC)
+    settings = RobotsSettings()
     with Fetcher(user_agent=f"{agent}/robots-explain") as fetcher:
         try:
-            for _ in range(6):  # O7: at most 5 redirects
-                result = fetcher.fetch(robots_url, max_bytes=512 * 1024)
+            for _ in range(settings.robots_max_redirects + 1):  # O7
+                result = fetcher.fetch(robots_url, max_bytes=settings.robots_max_bytes)
                 if not (300 <= result.status < 400 and result.location):
                     break
                 robots_url = result.location
@@ -153,11 +151,11 @@ def _fetch_robots(url: str, agent: str, out: TextIO) -> bytes | None:
                 result.body,
                 now=now,
                 failures_before=0,
-                rules=RobotsRules(),
+                settings=settings.outcome_settings,
             )
         except FetchError as error:
             outcome = outcome_of_failure(
-                str(error), now=now, failures_before=0, rules=RobotsRules()
+                str(error), now=now, failures_before=0, settings=settings.outcome_settings
             )
     print(f"{robots_url}: {outcome.reason}", file=out)
     if outcome.kind == "parsed":

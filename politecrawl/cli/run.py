@@ -22,11 +22,11 @@ from typing import Any, TextIO
 from politecrawl.cli.options import FLAG_FIELDS
 from politecrawl.cli.progress import ProgressDisplay
 from politecrawl.config import CrawlConfig
-from politecrawl.crawler import Crawler
+from politecrawl.config.loader import load_config
+from politecrawl.crawl.crawler import Crawler
 from politecrawl.errors import UserInputError
 from politecrawl.results import CrawlSummary, Excluded, Page
 from politecrawl.seeds import read_seeds
-from politecrawl.settings import load_config
 from politecrawl.store import open_database
 from politecrawl.store.runs import last_config
 
@@ -116,10 +116,10 @@ def crawl(
     """Run the crawl with a progress display; print the summary (on standard output, or
     ``summary_out``); return the exit status."""
     interrupted = False
-    seed_notes = _SeedNotes(config.agent)
+    seed_notes = _SeedNotes(config.crawl.agent)
     with Crawler(config, on_excluded=seed_notes.check) as crawler:
         output = _open_output(args.output)
-        if not config.contact:
+        if not config.crawl.contact:
             print(
                 "politecrawl: warning: no contact URL configured (--contact): site owners "
                 "cannot reach you",
@@ -159,16 +159,16 @@ def crawl(
     print_summary(summary, summary_out or sys.stdout)
     if summary.already_finished:
         print(
-            f"politecrawl: the crawl in {config.database} was already finished "
+            f"politecrawl: the crawl in {config.storage.database} was already finished "
             f"({summary.done} URLs fetched, {summary.failed} failed): `politecrawl recrawl "
-            f"--db {config.database}` revisits it, `politecrawl report --db "
-            f"{config.database}` shows what it found",
+            f"--db {config.storage.database}` revisits it, `politecrawl report --db "
+            f"{config.storage.database}` shows what it found",
             file=sys.stderr,
         )
     if interrupted:
         print(
             "politecrawl: interrupted; state saved: `politecrawl resume --db "
-            f"{config.database}` continues",
+            f"{config.storage.database}` continues",
             file=sys.stderr,
         )
         return EXIT_INTERRUPTED

@@ -18,6 +18,7 @@ found; for a check, that it is one and how it was asked (L2).
 
 from __future__ import annotations
 
+from politecrawl.config import FetchingSettings
 from politecrawl.report.checks import build_link_checks, referrer
 from politecrawl.report.exclusions import as_text, robots_exclusion
 from politecrawl.report.model import (
@@ -50,7 +51,9 @@ from politecrawl.urls import InvalidURL, canonicalize
 
 __all__ = ["build_report", "redirect_chains", "render_history"]
 
-MAX_REDIRECTS = 10  # C4: the crawl's default; a longer chain is marked too long
+MAX_REDIRECTS = (
+    FetchingSettings().max_redirects
+)  # C4: the crawl's default; a longer chain is marked too long
 
 
 def build_report(

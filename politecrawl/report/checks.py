@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from itertools import groupby
 from typing import Any
 
+from politecrawl.config import FetchingSettings
 from politecrawl.report.check_model import (
     BrokenCheck,
     ForbiddenCheck,
@@ -34,7 +35,9 @@ __all__ = ["CHECK_SETTINGS", "build_link_checks", "referrer"]
 CHECK_SETTINGS = ("check_outbound", "check_resources", "check_fragments")
 """The settings that turn link checking on: a crawl run with one says checking was on, even
 when it found nothing to check."""
-MAX_REDIRECTS = 10  # C4: the crawl's default; permanent redirects are followed no further
+MAX_REDIRECTS = (
+    FetchingSettings().max_redirects
+)  # C4: the crawl's default; permanent redirects are followed no further
 _WAITING = ("queued", "leased", "deferred")
 
 

@@ -22,15 +22,16 @@ _NO_CACHE = re.compile(r"(?:^|,)\s*(?:no-cache|no-store)\b", re.IGNORECASE)
 
 
 @dataclass(frozen=True, slots=True)
-class RobotsRules:
-    """The robots.txt settings the outcome rules need (see ``CrawlConfig``)."""
+class OutcomeSettings:
+    """The robots.txt settings an outcome needs; ``RobotsSettings.outcome_settings`` (in
+    ``politecrawl.config``) makes them from the crawl's settings and holds their defaults."""
 
-    min_lifetime_seconds: float = 1.0
-    max_lifetime_seconds: float = 7 * 86_400.0
-    denied_lifetime_seconds: float = 86_400.0
-    retry_seconds: float = 1.0
-    max_attempts: int = 4
-    unauthorized_means_allowed: bool = False
+    min_lifetime_seconds: float
+    max_lifetime_seconds: float
+    denied_lifetime_seconds: float
+    retry_seconds: float
+    max_attempts: int
+    unauthorized_means_allowed: bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,11 +66,11 @@ def _header(headers: Mapping[str, str], name: str) -> str | None:
 
 
 def freshness_seconds(
-    headers: Mapping[str, str], rules: RobotsRules, *, received_at: datetime | None = None
+    headers: Mapping[str, str], settings: OutcomeSettings, *, received_at: datetime | None = None
 ) -> float:
     """E2: Cache-Control max-age, else Expires minus Date (without a Date, the time the response
     was received, RFC 9111 4.2.1), else 7 days; clamped to the bounds."""
-    lifetime = rules.max_lifetime_seconds
+    lifetime = settings.max_lifetime_seconds
     cache_control = _header(headers, "cache-control") or ""
     max_age = _MAX_AGE.search(cache_control)
     if max_age:
@@ -83,7 +84,7 @@ def freshness_seconds(
             lifetime = (expires - date).total_seconds()
         elif _header(headers, "expires") is not None:
             lifetime = 0.0  # an invalid Expires means already expired (RFC 9111 5.3)
-    return min(max(lifetime, rules.min_lifetime_seconds), rules.max_lifetime_seconds)
+    return min(max(lifetime, settings.min_lifetime_seconds), settings.max_lifetime_seconds)
 
 
 def outcome_of_response(
@@ -93,13 +94,13 @@ def outcome_of_response(
     *,
     now: datetime,
     failures_before: int,
-    rules: RobotsRules,
+    settings: OutcomeSettings,
     retry_after_seconds: float | None = None,
 ) -> RobotsOutcome:
     """The outcome of a final answer (redirects already followed, O7)."""
     etag = _header(headers, "etag")
     last_modified = _header(headers, "last-modified")
-    fresh_until = now + timedelta(seconds=freshness_seconds(headers, rules, received_at=now))
+    fresh_until = now + timedelta(seconds=freshness_seconds(headers, settings, received_at=now))
     if 200 <= status < 300:
         return RobotsOutcome(
             "parsed",
@@ -113,8 +114,8 @@ def outcome_of_response(
             last_modified,
         )
     if status in (401, 403):
-        denied_until = now + timedelta(seconds=rules.denied_lifetime_seconds)
-        if rules.unauthorized_means_allowed:
+        denied_until = now + timedelta(seconds=settings.denied_lifetime_seconds)
+        if settings.unauthorized_means_allowed:
             return RobotsOutcome(
                 "allow_all",
                 status,
@@ -149,7 +150,7 @@ def outcome_of_response(
         f"HTTP {status}",
         now=now,
         failures_before=failures_before,
-        rules=rules,
+        settings=settings,
         status=status,
         retry_after_seconds=retry_after_seconds,
     )
@@ -160,14 +161,14 @@ def outcome_of_failure(
     *,
     now: datetime,
     failures_before: int,
-    rules: RobotsRules,
+    settings: OutcomeSettings,
     status: int | None = None,
     retry_after_seconds: float | None = None,
 ) -> RobotsOutcome:
     """O6: a temporary failure defers the origin; retries back off (1 s, doubling; a longer
     Retry-After wins) until ``max_attempts`` are used, then the origin waits for the next run."""
     failures = failures_before + 1
-    if failures >= rules.max_attempts:
+    if failures >= settings.max_attempts:
         return RobotsOutcome(
             "deferred",
             status,
@@ -177,7 +178,7 @@ def outcome_of_failure(
             None,
             failures,
         )
-    wait = max(rules.retry_seconds * 2.0 ** (failures - 1), retry_after_seconds or 0.0)
+    wait = max(settings.retry_seconds * 2.0 ** (failures - 1), retry_after_seconds or 0.0)
     return RobotsOutcome(
         "deferred",
         status,
@@ -190,10 +191,10 @@ def outcome_of_failure(
 
 
 def renewed(
-    previous: RobotsOutcome, headers: Mapping[str, str], *, now: datetime, rules: RobotsRules
+    previous: RobotsOutcome, headers: Mapping[str, str], *, now: datetime, settings: OutcomeSettings
 ) -> RobotsOutcome:
     """E3: a 304 answer to a revalidation keeps the policy and renews its lifetime."""
-    fresh_until = now + timedelta(seconds=freshness_seconds(headers, rules, received_at=now))
+    fresh_until = now + timedelta(seconds=freshness_seconds(headers, settings, received_at=now))
     return RobotsOutcome(
         previous.kind,
         previous.status,

@@ -7,7 +7,6 @@ visitor at the start of every run (the seeds, and so the scope, may have grown).
 
 from __future__ import annotations
 
-import dataclasses
 import json
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -16,12 +15,12 @@ from typing import Any
 from politecrawl.clock import Clock
 from politecrawl.config import CrawlConfig
 from politecrawl.connect import AddressGuard
+from politecrawl.crawl.visit import Visitor
 from politecrawl.fetch import Fetcher, FetchLimits
 from politecrawl.gate import Gate
 from politecrawl.scope import Scope, TrapGuards
 from politecrawl.store import Database, Frontier
 from politecrawl.store.policies import PolicyStore
-from politecrawl.visit import Visitor
 from politecrawl.warc import ArchivingFetcher, WarcArchive
 
 
@@ -29,18 +28,18 @@ def scope_of(config: CrawlConfig, seed_origins: Iterable[str]) -> Scope:
     """What the crawl may fetch (C1, C3) for these seed origins."""
     return Scope.from_seeds(
         seed_origins,
-        mode=config.scope,
-        include=config.include,
-        exclude=config.exclude,
-        max_depth=config.max_depth,
-        max_pages_per_host=config.max_pages_per_host,
+        mode=config.scope.scope,
+        include=config.scope.include,
+        exclude=config.scope.exclude,
+        max_depth=config.scope.max_depth,
+        max_pages_per_host=config.scope.max_pages_per_host,
         trap_guards=TrapGuards(
-            max_url_length=config.max_url_length,
-            max_path_segments=config.max_path_segments,
-            max_repeated_segment=config.max_repeated_segment,
-            max_query_bytes=config.max_query_bytes,
+            max_url_length=config.scope.max_url_length,
+            max_path_segments=config.scope.max_path_segments,
+            max_repeated_segment=config.scope.max_repeated_segment,
+            max_query_bytes=config.scope.max_query_bytes,
         ),
-        trusted_networks=config.trusted_networks,
+        trusted_networks=config.scope.trusted_networks,
     )
 
 
@@ -51,19 +50,19 @@ def fetcher_of(
     the hosts whose names may resolve to private addresses (asked at each connection). With
     ``warc_dir``, every answer is archived first (files named after ``run``)."""
     options = _fetcher_options(config, seed_hosts)
-    if config.warc_dir:
+    if config.archive.warc_dir:
         archive = WarcArchive(
-            Path(config.warc_dir),
+            Path(config.archive.warc_dir),
             run=run,
             info={
-                "operator": config.contact or "",
+                "operator": config.crawl.contact or "",
                 "http-header-user-agent": config.user_agent,
-                "robots": f"obey ({config.semantics})",
+                "robots": f"obey ({config.robots.semantics})",
                 "politecrawl-config": json.dumps(
-                    dataclasses.asdict(config) | {"extra": None}, sort_keys=True, default=str
+                    config.as_flat_dict(), sort_keys=True, default=str
                 ),
             },
-            max_file_bytes=config.warc_max_file_bytes,
+            max_file_bytes=config.archive.warc_max_file_bytes,
         )
         return ArchivingFetcher(archive, **options)
     return Fetcher(**options)
@@ -76,14 +75,14 @@ def _fetcher_options(
     return {
         "user_agent": config.user_agent,
         "limits": FetchLimits(
-            connect_timeout_seconds=config.connect_timeout_seconds,
-            response_timeout_seconds=config.response_timeout_seconds,
-            max_body_bytes=config.max_body_bytes,
+            connect_timeout_seconds=config.fetching.connect_timeout_seconds,
+            response_timeout_seconds=config.fetching.response_timeout_seconds,
+            max_body_bytes=config.fetching.max_body_bytes,
         ),
         "address_guard": AddressGuard(
             fixed={
                 host.lower(): address
-                for host, _, address in (pair.partition(":") for pair in config.resolve)
+                for host, _, address in (pair.partition(":") for pair in config.scope.resolve)
             },
             trusted_networks=scope_of(config, ()).trusted_networks,
             allowed_hosts=seed_hosts,
@@ -102,10 +101,12 @@ def visitor_of(
 ) -> Visitor:
     """The visitor of one run, with its gate (robots.txt through the same fetcher)."""
     gate = Gate(
-        config,
+        config.robots,
         PolicyStore(database),
         fetcher,
         clock,
+        user_agent=config.user_agent,
+        delay_seconds=config.politeness.delay_seconds,
         reserve_host=lambda host, now: frontier.reserve_host(host, now=now),
         release_host=lambda host, at: frontier.release_host(host, next_fetch_at=at),
     )

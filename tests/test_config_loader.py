@@ -6,22 +6,26 @@ import dataclasses
 import json
 import re
 from pathlib import Path
-from typing import Literal, get_args, get_origin, get_type_hints
+from typing import Literal, get_args, get_origin
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from politecrawl.config import ConfigError, CrawlConfig
-from politecrawl.settings import (
-    GROUPS,
+from politecrawl.config import GROUPS, ConfigError, CrawlConfig, setting_types
+from politecrawl.config.loader import (
     config_from_dict,
     config_to_toml,
     load_config,
 )
 
 SHIPPED = Path(__file__).parent.parent / "config" / "politecrawl.toml"
-FIELDS = [field.name for field in dataclasses.fields(CrawlConfig) if field.name != "extra"]
+FIELDS = [
+    setting.name
+    for group in dataclasses.fields(CrawlConfig)
+    if group.name != "extra"
+    for setting in dataclasses.fields(getattr(CrawlConfig(), group.name))
+]
 
 
 def write(tmp_path: Path, text: str) -> Path:
@@ -49,11 +53,12 @@ def test_b1_flags_over_environment_over_file_over_base_over_defaults(tmp_path):
     environ = {"POLITECRAWL_DELAY_SECONDS": "4"}
     base = {"delay_seconds": 2.0}
     flags = {"delay_seconds": 5.0}
-    assert load_config(file=file, environ=environ, flags=flags, base=base).delay_seconds == 5.0
-    assert load_config(file=file, environ=environ, base=base).delay_seconds == 4.0
-    assert load_config(file=file, base=base).delay_seconds == 3.0
-    assert load_config(base=base).delay_seconds == 2.0
-    assert load_config().delay_seconds == 1.0
+    config = load_config(file=file, environ=environ, flags=flags, base=base)
+    assert config.politeness.delay_seconds == 5.0
+    assert load_config(file=file, environ=environ, base=base).politeness.delay_seconds == 4.0
+    assert load_config(file=file, base=base).politeness.delay_seconds == 3.0
+    assert load_config(base=base).politeness.delay_seconds == 2.0
+    assert load_config().politeness.delay_seconds == 1.0
 
 
 def test_b1_each_layer_keeps_what_a_higher_one_does_not_say(tmp_path):
@@ -64,7 +69,12 @@ def test_b1_each_layer_keeps_what_a_higher_one_does_not_say(tmp_path):
         flags={"max_pages": 9},
         base={"database": "old.db", "workers": 2},
     )
-    assert (config.workers, config.agent, config.max_pages, config.database) == (
+    assert (
+        config.crawl.workers,
+        config.crawl.agent,
+        config.scope.max_pages,
+        config.storage.database,
+    ) == (
         7,
         "envbot",
         9,
@@ -74,24 +84,22 @@ def test_b1_each_layer_keeps_what_a_higher_one_does_not_say(tmp_path):
 
 def test_b1_a_flag_of_none_is_not_given():
     config = load_config(environ={"POLITECRAWL_WORKERS": "8"}, flags={"workers": None})
-    assert config.workers == 8
+    assert config.crawl.workers == 8
 
 
 def test_c5_resume_base_is_a_crawl_config_or_its_stored_json():
     earlier = CrawlConfig(agent="oldbot", include=("/a",), max_pages=5, extra={"file": "x"})
     assert load_config(base=earlier) == earlier
     assert load_config(base=earlier).extra == {"file": "x"}  # a CrawlConfig base keeps extra
-    assert load_config(base=earlier, flags={"max_pages": 50}).max_pages == 50
+    assert load_config(base=earlier, flags={"max_pages": 50}).scope.max_pages == 50
     stored = json.loads(json.dumps(stored_form(earlier)))
     assert load_config(base=stored) == earlier
     assert config_from_dict(stored) == earlier
 
 
 def stored_form(config: CrawlConfig) -> dict[str, object]:
-    """What the crawler writes to crawl_runs.config_json: asdict without extra."""
-    values = dataclasses.asdict(config)
-    values.pop("extra")
-    return values
+    """What the crawler writes to crawl_runs.config_json: every setting by name."""
+    return config.as_flat_dict()
 
 
 def test_c5_resume_a_stored_setting_that_no_longer_exists_is_dropped():
@@ -112,7 +120,7 @@ def test_c5_resume_a_stored_setting_that_no_longer_exists_is_dropped():
 )
 def test_b1_settings_at_top_level_or_in_their_tables(tmp_path, text):
     config = load_config(file=write(tmp_path, text))
-    assert (config.delay_seconds, config.agent) == (2.0, "bot")
+    assert (config.politeness.delay_seconds, config.crawl.agent) == (2.0, "bot")
 
 
 # --- types -------------------------------------------------------------------------------------
@@ -144,22 +152,26 @@ CONVERSIONS = [
 def test_b1_each_type_from_the_environment_and_the_file(tmp_path, name, text, toml, expected):
     from_env = load_config(environ={f"POLITECRAWL_{name.upper()}": text})
     from_file = load_config(file=write(tmp_path, f"{name} = {toml}\n"))
-    assert getattr(from_env, name) == getattr(from_file, name) == expected
-    assert type(getattr(from_env, name)) is type(expected)
+    assert from_env.value(name) == from_file.value(name) == expected
+    assert type(from_env.value(name)) is type(expected)
 
 
 def test_b1_flags_take_values_or_text_like_the_environment():
     flags = {"workers": "6", "include": ["/x"], "exclude": "/a,/b", "delay_seconds": 3}
     config = load_config(flags=flags)
-    assert (config.workers, config.include, config.exclude) == (6, ("/x",), ("/a", "/b"))
-    assert config.delay_seconds == 3.0
-    assert isinstance(config.delay_seconds, float)
+    assert (config.crawl.workers, config.scope.include, config.scope.exclude) == (
+        6,
+        ("/x",),
+        ("/a", "/b"),
+    )
+    assert config.politeness.delay_seconds == 3.0
+    assert isinstance(config.politeness.delay_seconds, float)
 
 
 def test_b1_an_empty_optional_unsets_a_stored_limit(tmp_path):
     base = {"max_pages": 100, "contact": "mailto:me@example.org"}
-    assert load_config(base=base, environ={"POLITECRAWL_MAX_PAGES": ""}).max_pages is None
-    assert load_config(base=base, file=write(tmp_path, 'contact = ""\n')).contact is None
+    assert load_config(base=base, environ={"POLITECRAWL_MAX_PAGES": ""}).scope.max_pages is None
+    assert load_config(base=base, file=write(tmp_path, 'contact = ""\n')).crawl.contact is None
 
 
 def test_b1_variables_that_are_not_settings_are_left_alone():
@@ -294,9 +306,10 @@ def test_b1_a_bad_stored_configuration_says_so():
 # --- round trips and the shipped file ----------------------------------------------------------
 
 
-def test_groups_hold_every_setting_once():
+def test_groups_are_the_toml_tables_and_hold_every_setting_once():
     grouped = [name for names in GROUPS.values() for name in names]
-    assert sorted(grouped) == sorted(FIELDS)
+    assert len(grouped) == len(set(grouped)) == len(FIELDS)
+    assert list(GROUPS) == [group.name for group in dataclasses.fields(CrawlConfig)][:-1]
 
 
 def test_b1_config_to_toml_reads_back_equal(tmp_path):
@@ -354,13 +367,13 @@ def strategy_for(name, hint):
     return text
 
 
-HINTS = get_type_hints(CrawlConfig)
+HINTS = setting_types()
 CONFIGS = st.builds(
     CrawlConfig, **{name: strategy_for(name, HINTS[name]) for name in FIELDS}
 ).filter(
     lambda c: (
-        c.robots_min_lifetime_seconds <= c.robots_max_lifetime_seconds
-        and (c.processes == 1 or c.max_pages_per_host is None)
+        c.robots.robots_min_lifetime_seconds <= c.robots.robots_max_lifetime_seconds
+        and (c.crawl.processes == 1 or c.scope.max_pages_per_host is None)
     )
 )
 

@@ -5,11 +5,11 @@ line naming the setting and where it came from (file and line, ``POLITECRAWL_WOR
 or "stored configuration"). Pure apart from reading the one file it is given.
 
 - **File** (TOML, ``config/politecrawl.toml`` documents every setting): a setting is named by its
-  ``CrawlConfig`` field name, at top level or in its table (``GROUPS``): ``[crawl]`` who crawls,
-  ``[politeness]`` how gently (P1-P3), ``[scope]`` what and how much (C1, C3), ``[fetching]`` page
-  requests (C4, C7, T6), ``[robots]`` robots.txt (M6, O5-O8, E2, E4), ``[sitemaps]`` discovery
-  and limits (S1-S3), ``[checking]`` link checking (L1-L4), ``[storage]`` the crawl database and
-  its leases (C5), ``[archive]`` WARC.
+  field name, at top level or in its table (the ``CrawlConfig`` group of that name): ``[crawl]``
+  who crawls, ``[politeness]`` how gently (P1-P3), ``[scope]`` what and how much (C1, C3),
+  ``[fetching]`` page requests (C4, C7, T6), ``[robots]`` robots.txt (M6, O5-O8, E2, E4),
+  ``[sitemaps]`` discovery and limits (S1-S3), ``[checking]`` link checking (L1-L4),
+  ``[storage]`` the crawl database and its leases (C5), ``[archive]`` WARC.
   A setting in another table is an error, to catch a misreading.
 - **Environment**: ``POLITECRAWL_<SETTING>`` upper-case; lists are comma-separated
   (``POLITECRAWL_INCLUDE=/a,/b``; a pattern holding a comma belongs in the file). Variables in
@@ -26,7 +26,6 @@ empty string means "not set" (TOML has no null), which is how ``config_to_toml``
 
 from __future__ import annotations
 
-import dataclasses
 import difflib
 import json
 import re
@@ -36,9 +35,15 @@ from collections.abc import Mapping
 from contextlib import suppress
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal, Union, get_args, get_origin, get_type_hints
+from typing import Any, Literal, Union, get_args, get_origin
 
-from politecrawl.config import ConfigError, CrawlConfig
+from politecrawl.config.groups import (
+    GROUPS,
+    TABLE_OF,
+    ConfigError,
+    CrawlConfig,
+    setting_types,
+)
 
 ENV_PREFIX = "POLITECRAWL_"
 ENV_RESERVED = frozenset({"POLITECRAWL_CONFIG"})
@@ -46,32 +51,7 @@ ENV_RESERVED = frozenset({"POLITECRAWL_CONFIG"})
 _ENV_IGNORED_PREFIX = "POLITECRAWL_TEST_"  # the test suite's own variables
 STORED = "stored configuration"
 
-# fmt: off
-GROUPS: dict[str, tuple[str, ...]] = {
-    "crawl": ("agent", "contact", "workers", "processes"),
-    "politeness": ("delay_seconds", "max_crawl_delay_seconds", "slowdown_factor",
-                   "max_slowdown_seconds", "max_backoff_seconds", "retry_backoff_seconds",
-                   "max_in_flight_per_host"),
-    "scope": ("scope", "include", "exclude", "max_pages", "max_depth", "max_pages_per_host",
-              "max_duration_seconds", "trusted_networks", "resolve", "max_url_length",
-              "max_path_segments",
-              "max_repeated_segment", "max_query_bytes"),
-    "fetching": ("connect_timeout_seconds", "response_timeout_seconds", "max_body_bytes",
-                 "max_retries", "max_redirects", "honour_rel_nofollow"),
-    "robots": ("semantics", "robots_max_bytes", "robots_max_redirects",
-               "robots_min_lifetime_seconds", "robots_max_lifetime_seconds",
-               "robots_denied_lifetime_seconds", "robots_retry_seconds", "robots_max_attempts",
-               "unauthorized_means_allowed"),
-    "sitemaps": ("sitemaps", "sitemap_guess", "max_sitemaps_per_origin", "max_sitemap_nesting",
-                 "max_sitemap_entries", "max_sitemap_bytes", "sitemap_lastmod"),
-    "checking": ("check_outbound", "check_resources", "check_fragments", "check_fresh_seconds"),
-    "storage": ("database", "synchronous_full", "lease_seconds"),
-    "archive": ("warc_dir", "warc_max_file_bytes"),
-}
-# fmt: on
-"""The TOML tables and the settings each holds, in the order ``config_to_toml`` writes them."""
-TABLE_OF = {name: table for table, names in GROUPS.items() for name in names}
-_TYPES = {name: hint for name, hint in get_type_hints(CrawlConfig).items() if name != "extra"}
+_TYPES = setting_types()
 _BOOLEANS = {"true": True, "yes": True, "on": True, "1": True}
 _BOOLEANS |= {"false": False, "no": False, "off": False, "0": False}
 _HEADER = re.compile(r"\s*\[+\s*([^\]]+?)\s*\]")
@@ -91,9 +71,9 @@ class _Source:
     is_env: bool = False  # the label already names the setting
     is_text: bool = False  # environment and flags: a string is parsed ("4", "yes", "/a,/b")
 
-    def error(self, message: str) -> ConfigError:
+    def error(self, message: str, *, key: str | None = None) -> ConfigError:
         message = f"{self.label}: {message}" if self.label else message
-        return ConfigError(message, path=self.path, line=self.line)
+        return ConfigError(message, key=key, path=self.path, line=self.line)
 
 
 class _BadValueError(Exception):
@@ -142,7 +122,7 @@ def config_to_toml(config: CrawlConfig) -> str:
     lines = ["# politecrawl settings; config/politecrawl.toml says what each one does."]
     for table, names in GROUPS.items():
         lines += ["", f"[{table}]"]
-        lines += [f"{name} = {_toml_value(getattr(config, name))}" for name in names]
+        lines += [f"{name} = {_toml_value(config.value(name))}" for name in names]
     return "\n".join(lines) + "\n"
 
 
@@ -160,14 +140,12 @@ def _toml_value(value: object) -> str:
 
 def _build(start: CrawlConfig, layered: Layer) -> CrawlConfig:
     changes: dict[str, Any] = {name: value for name, (value, _) in layered.items()}
-    config = dataclasses.replace(start, **changes)
     try:
-        return config.validate()
+        return start.replace(**changes)
     except ConfigError as error:
-        # Blame the first setting the message names that some layer set (B1).
-        for word in re.findall(r"\w+", error.message):
-            if word in layered:
-                raise layered[word][1].error(error.message) from None
+        for key in (error.key, *error.related):  # blame the layer that set it (B1)
+            if key in layered:
+                raise layered[key][1].error(error.message, key=error.key) from None
         raise
 
 

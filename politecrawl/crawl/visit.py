@@ -25,21 +25,11 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from politecrawl.checking import request_check
 from politecrawl.clock import Clock
 from politecrawl.config import CrawlConfig
-from politecrawl.errors import FetchError
-from politecrawl.fetch import Fetcher, FetchResult
-from politecrawl.gate import Gate, GateVerdict
-from politecrawl.politeness import (
-    Failure,
-    HostPace,
-    Pace,
-    failure_of_status,
-    pace_after,
-    url_retry_at,
-)
-from politecrawl.response_reading import (
+from politecrawl.crawl.checking import request_check
+from politecrawl.crawl.failures import RETRY_STATUSES, Failures
+from politecrawl.crawl.response_reading import (
     PageReading,
     host_pace_record,
     outcome_of,
@@ -47,13 +37,20 @@ from politecrawl.response_reading import (
     read_sitemap,
     redirect_of,
 )
-from politecrawl.results import Excluded, Page
-from politecrawl.robots.outcome import RobotsOutcome
+from politecrawl.crawl.robots_visit import RobotsVisits
+from politecrawl.crawl.visit_result import VisitResult
+from politecrawl.errors import FetchError
+from politecrawl.fetch import Fetcher, FetchResult
+from politecrawl.gate import Gate
+from politecrawl.politeness import (
+    HostPace,
+    pace_after,
+)
+from politecrawl.results import Excluded
 from politecrawl.scope import Scope, ScopeVerdict, check_scope, is_steering_target
 from politecrawl.sitemaps import (
     SitemapLimits,
     SitemapSeed,
-    robots_sitemaps,
 )
 from politecrawl.store import (
     CHECK,
@@ -62,33 +59,9 @@ from politecrawl.store import (
     Completion,
     Frontier,
     Lease,
-    LeaseEnd,
-    OriginDeferral,
     PageOutcome,
 )
 from politecrawl.warc import WarcArchive
-
-_RETRY_STATUSES = frozenset((429, 500, 502, 503, 504))
-
-
-@dataclass(frozen=True, slots=True)
-class VisitResult:
-    """What a visit produced: an event for consumers and, for a page, its completion."""
-
-    page: Page | None = None
-    excluded: Excluded | None = None
-    completion: Completion | None = None
-    """A response to record: a page, a sitemap, a check."""
-    end: LeaseEnd | None = None
-    """Or how the lease ended without one (excluded, deferred, failed, released, kept). The
-    visit itself writes nothing: the worker records either with its next claim."""
-    robots_fetched: bool = False
-    sitemap_skipped: bool = False
-    """S3: not fetched, its sitemap says it has not changed since the last fetch."""
-    checked: bool = False
-    """A link or resource was checked (L1-L3): not a page."""
-    check_broken: bool = False
-    """... and it is broken (4xx, 5xx after the retries, no answer)."""
 
 
 @dataclass(slots=True)
@@ -129,16 +102,21 @@ class Visitor:
         self.scope = scope
         self.clock = clock
         self.archive = archive
-        self.pace = Pace(
-            config.delay_seconds,
-            config.slowdown_factor,
-            config.max_backoff_seconds,
-            max_slowdown_seconds=config.max_slowdown_seconds,
-            retry_seconds=config.retry_backoff_seconds,
+        self.pace = config.politeness
+        self.failures = Failures(self.pace, clock, max_retries=config.fetching.max_retries)
+        self.robots = RobotsVisits(
+            gate,
+            frontier=frontier,
+            scope=scope,
+            clock=clock,
+            pace=self.pace,
+            sitemaps=config.sitemaps,
+            semantics=config.robots.semantics,
         )
         self._pages = _HostPages()
         self.sitemap_limits = SitemapLimits(
-            max_entries=config.max_sitemap_entries, max_bytes=config.max_sitemap_bytes
+            max_entries=config.sitemaps.max_sitemap_entries,
+            max_bytes=config.sitemaps.max_sitemap_bytes,
         )
 
     def visit(self, lease: Lease) -> VisitResult:
@@ -174,14 +152,14 @@ class Visitor:
         is_check = becomes == CHECK or (lease.kind == CHECK and becomes is None)
         gate = self.gate.check(lease.origin, lease.url, now=now)
         if gate.kind == "robots_first":
-            return self._fetch_robots(lease, of_site=verdict.allowed)
+            return self.robots.fetch(lease, of_site=verdict.allowed)
         if gate.kind == "deferred":
             return self._defer(lease, gate.until, "robots-deferred", {"robots": gate.reason})
         if gate.kind == "disallowed":
-            return self._exclude_by_robots(lease, gate, now, becomes=becomes)
+            return self.robots.exclude(lease, gate, becomes=becomes)
         robots_delay = self.gate.robots_delay(lease.origin)
-        if robots_delay > self.config.max_crawl_delay_seconds:
-            cap = self.config.max_crawl_delay_seconds
+        if robots_delay > self.config.politeness.max_crawl_delay_seconds:
+            cap = self.config.politeness.max_crawl_delay_seconds
             return self._defer(
                 lease, None, "crawl-delay-above-cap", {"crawl_delay": robots_delay, "cap": cap}
             )
@@ -190,9 +168,11 @@ class Visitor:
                 return VisitResult(end=Frontier.kept(lease, reason="check-fresh"))
             return self._check(lease, robots_delay, becomes)
         if lease.kind != SITEMAP and not self._pages.take(
-            lease.host, self.config.max_pages_per_host
+            lease.host, self.config.scope.max_pages_per_host
         ):
-            detail = {"rule": f"more than {self.config.max_pages_per_host} pages on this host"}
+            detail = {
+                "rule": f"more than {self.config.scope.max_pages_per_host} pages on this host"
+            }
             return VisitResult(
                 excluded=Excluded(lease.url, "out_of_scope", "scope", detail),
                 end=Frontier.excluded(lease, state="out_of_scope", reason="scope", detail=detail),
@@ -203,6 +183,11 @@ class Visitor:
             )
         return self._fetch_page(lease, robots_delay, becomes)
 
+    def queue_missed_sitemaps(self, origins: Iterable[str]) -> int:
+        """S1 for origins whose robots.txt was read without their sitemaps being queued
+        (``RobotsVisits.queue_missed_sitemaps``); how many origins."""
+        return self.robots.queue_missed_sitemaps(origins)
+
     def _checkable(self, lease: Lease, verdict: ScopeVerdict) -> bool:
         """L1, L3: a URL out of scope only because it is on another site is checked, never
         crawled, when checking is on for what it is (a link, or a resource)."""
@@ -211,8 +196,8 @@ class Visitor:
             # another site is not read, nor checked: no page links to it (S1)
             return False
         if lease.kind == CHECK:  # a resource, or the redirect target of a check: either flag
-            return self.config.check_resources or self.config.check_outbound
-        return self.config.check_outbound
+            return self.config.checking.check_resources or self.config.checking.check_outbound
+        return self.config.checking.check_outbound
 
     def _checked_lately(self, lease: Lease, now: datetime) -> bool:
         """A recrawl does not repeat a check that passed less than ``check_fresh_seconds`` ago
@@ -222,97 +207,19 @@ class Visitor:
             return False
         if not 200 <= lease.status < 300:
             return False  # broken, or a redirect (its chain is checked again, hop by hop)
-        return (now - lease.fetched_at).total_seconds() < self.config.check_fresh_seconds
+        return (now - lease.fetched_at).total_seconds() < self.config.checking.check_fresh_seconds
 
     def _unchanged_per_sitemap(self, lease: Lease) -> bool:
         """S3: in a recrawl pass, with ``sitemap_lastmod = "skip"``, a page fetched fine since
         the last change its sitemap reports is not fetched again."""
         return (
-            self.config.sitemap_lastmod == "skip"
+            self.config.sitemaps.sitemap_lastmod == "skip"
             and lease.kind == "page"
             and lease.sitemap_lastmod is not None
             and lease.fetched_at is not None
             and lease.status is not None
             and 200 <= lease.status < 300
             and lease.sitemap_lastmod < lease.fetched_at
-        )
-
-    # --- robots.txt -----------------------------------------------------------------------------
-
-    def _fetch_robots(self, lease: Lease, *, of_site: bool) -> VisitResult:
-        """robots.txt of the lease's origin, in the lease's slot; ``of_site``: the origin is in
-        the crawl's scope, so its sitemaps are read too (S1), unlike a checked link's."""
-        outcome = self.gate.fetch_robots(lease.origin)
-        finished = self.clock.now()
-        robots_delay = self.gate.robots_delay(lease.origin)
-        next_at = pace_after(self.pace, finished_at=finished, robots_delay=robots_delay).next_start
-        if outcome.kind == "deferred":
-            detail = {"robots": outcome.reason}
-            until = outcome.retry_at
-            end = Frontier.deferred(
-                lease,
-                until=until,
-                reason="robots-deferred",
-                detail=detail,
-                next_fetch_at=next_at,
-                origin_deferred=OriginDeferral(lease.origin, until, "robots-deferred", detail),
-            )
-        else:
-            # The robots.txt request used this slot; the URL waits for the host's next one.
-            sitemaps = self._sitemaps_of(lease.origin, outcome) if of_site else []
-            end = Frontier.released(lease, next_fetch_at=next_at, sitemaps=sitemaps)
-        return VisitResult(robots_fetched=True, end=end)
-
-    def queue_missed_sitemaps(self, origins: Iterable[str]) -> int:
-        """S1 for origins whose robots.txt was read without their sitemaps being queued (the
-        crawl was killed between the two writes): queue them now; how many origins."""
-        found: list[SitemapSeed] = []
-        count = 0
-        for origin in origins:
-            if not check_scope(origin + "/", 0, self.scope).allowed:
-                continue
-            outcome = self.gate.outcome(origin)
-            if outcome is not None:
-                found += self._sitemaps_of(origin, outcome)
-                count += 1
-        if found:
-            self.frontier.add_sitemaps(found, now=self.clock.now())
-        return count
-
-    def _sitemaps_of(self, origin: str, outcome: RobotsOutcome) -> list[SitemapSeed]:
-        """S1: the sitemaps of an origin whose robots.txt was just read (its Sitemap lines,
-        else /sitemap.xml), when the origin may be crawled at all."""
-        if not self.config.sitemaps or outcome.kind not in ("parsed", "allow_all"):
-            return []  # the whole origin disallowed (401/403): nothing to read
-        policy = self.gate.policy(origin)
-        return robots_sitemaps(
-            origin,
-            policy.sitemaps if policy is not None else (),
-            guess=self.config.sitemap_guess,
-            limit=self.config.max_sitemaps_per_origin,
-        )
-
-    def _exclude_by_robots(
-        self, lease: Lease, gate: GateVerdict, now: datetime, *, becomes: str | None = None
-    ) -> VisitResult:
-        detail: dict[str, object] = {
-            "origin": lease.origin,
-            "semantics": self.config.semantics,
-            "why": gate.reason,
-        }
-        if gate.verdict is not None:
-            # M7: under strict, which reading forbade (the draft, RFC 9309, or both)
-            detail["forbidden_by"] = list(gate.verdict.forbidden_by)
-            if gate.verdict.rule is not None:
-                detail["line"] = gate.verdict.rule.line_number
-                detail["text"] = gate.verdict.rule.line
-        if gate.status is not None:
-            detail["robots_status"] = gate.status
-        return VisitResult(
-            excluded=Excluded(lease.url, "excluded", "robots", detail),
-            end=Frontier.excluded(
-                lease, state="excluded", reason="robots", detail=detail, kind=becomes
-            ),
         )
 
     def _defer(
@@ -334,13 +241,17 @@ class Visitor:
                 lease.url,
                 etag=lease.etag,
                 last_modified=lease.last_modified,
-                max_bytes=self.config.max_sitemap_bytes if lease.kind == "sitemap" else None,
+                max_bytes=self.config.sitemaps.max_sitemap_bytes
+                if lease.kind == "sitemap"
+                else None,
             )
         except FetchError as error:
-            return self._no_answer(lease, error, started=started, robots_delay=robots_delay)
+            return self.failures.no_answer(lease, error, started=started, robots_delay=robots_delay)
         finished = self.clock.now()
-        if result.status in _RETRY_STATUSES:
-            return self._failed_status(lease, result, started=started, robots_delay=robots_delay)
+        if result.status in RETRY_STATUSES:
+            return self.failures.failed_status(
+                lease, result, started=started, robots_delay=robots_delay
+            )
         pace = self._answered(lease, finished, robots_delay, result.elapsed_seconds)
         if lease.kind == "sitemap":
             return self._sitemap(lease, result, pace, robots_delay)
@@ -419,7 +330,7 @@ class Visitor:
         answer = request_check(self.fetcher, self.clock, lease.url, get_at=get_at)
         if answer.result is None:
             assert answer.error is not None
-            return self._no_answer(
+            return self.failures.no_answer(
                 lease,
                 answer.error,
                 started=started,
@@ -428,8 +339,8 @@ class Visitor:
             )
         result = answer.result
         finished = self.clock.now()
-        if result.status in _RETRY_STATUSES:
-            return self._failed_status(
+        if result.status in RETRY_STATUSES:
+            return self.failures.failed_status(
                 lease,
                 result,
                 started=started,
@@ -438,7 +349,7 @@ class Visitor:
             )
         pace = self._answered(lease, finished, robots_delay, result.elapsed_seconds)
         redirect_to, too_many = redirect_of(
-            result, hops=lease.redirect_hops, max_redirects=self.config.max_redirects
+            result, hops=lease.redirect_hops, max_redirects=self.config.fetching.max_redirects
         )
         outcome = outcome_of(result, too_many, check_method=answer.method, kind=becomes)
         completion = self._completion(
@@ -454,7 +365,7 @@ class Visitor:
         listing, not links), and nothing of it is a page for consumers or counters."""
         seed = self.frontier.sitemap_of(lease) or SitemapSeed(lease.url, "robots", lease.origin)
         redirect_to, error = redirect_of(
-            result, hops=lease.redirect_hops, max_redirects=self.config.max_redirects
+            result, hops=lease.redirect_hops, max_redirects=self.config.fetching.max_redirects
         )
         completion = self._completion(
             lease,
@@ -485,115 +396,3 @@ class Visitor:
                 "redirect_to": reading.redirect_to,
             },
         )
-
-    def _no_answer(
-        self,
-        lease: Lease,
-        error: FetchError,
-        *,
-        started: datetime,
-        robots_delay: float,
-        check_method: str | None = None,
-    ) -> VisitResult:
-        """No response: a time-out or a refused connection is the server's trouble, and no
-        response time. ``check_method``: the lease is a check (L2)."""
-        return self._failed(
-            lease,
-            str(error),
-            None,
-            started=started,
-            robots_delay=robots_delay,
-            temporary=error.temporary,
-            failure="host" if error.host_trouble else "page",
-            kind=CHECK if check_method else None,
-            check_method=check_method,
-        )
-
-    def _failed_status(
-        self,
-        lease: Lease,
-        result: FetchResult,
-        *,
-        started: datetime,
-        robots_delay: float,
-        check_method: str | None = None,
-    ) -> VisitResult:
-        """A status worth retrying (429, 5xx), with its Retry-After."""
-        return self._failed(
-            lease,
-            f"HTTP {result.status}",
-            result,
-            started=started,
-            robots_delay=robots_delay,
-            temporary=True,
-            failure=failure_of_status(result.status),
-            retry_after=result.retry_after_seconds(self.clock.now()),
-            kind=CHECK if check_method else None,
-            check_method=check_method,
-        )
-
-    def _failed(
-        self,
-        lease: Lease,
-        error: str,
-        result: FetchResult | None,
-        *,
-        started: datetime,
-        robots_delay: float,
-        temporary: bool,
-        failure: Failure,
-        retry_after: float | None = None,
-        kind: str | None = None,
-        check_method: str | None = None,
-    ) -> VisitResult:
-        """C7, P3: the host's pace reacts to the failure (``pace_after``), and a temporary
-        failure is retried on the URL's own schedule (``url_retry_at``) a bounded number of
-        times, while the host goes on with its other URLs."""
-        finished = self.clock.now()
-        response_seconds = result.elapsed_seconds if result is not None else None
-        pace = pace_after(
-            self.pace,
-            finished_at=finished,
-            robots_delay=robots_delay,
-            response_seconds=response_seconds,
-            failure=failure,
-            error_streak_before=lease.host_error_streak,
-            retry_after_seconds=retry_after,
-        )
-        status = result.status if result is not None else None
-        retry_at = None
-        if temporary and lease.attempts + 1 <= self.config.max_retries:
-            retry_at = url_retry_at(
-                self.pace,
-                finished_at=finished,
-                attempts_before=lease.attempts,
-                retry_after_seconds=retry_after,
-            )
-        end = Frontier.failed(
-            lease,
-            error,
-            status=status,
-            now=finished,
-            next_fetch_at=pace.next_start,
-            retry_at=retry_at,
-            host_pace=host_pace_record(pace, response_seconds, robots_delay),
-            kind=kind,
-            check_method=check_method,
-        )
-        if retry_at is not None:
-            return VisitResult(end=end)
-        if kind == CHECK:
-            return VisitResult(checked=True, check_broken=True, end=end)
-        page = Page(
-            url=lease.url,
-            status=status,
-            depth=lease.depth,
-            fetched_at=finished,
-            elapsed_seconds=(finished - started).total_seconds(),
-            headers=result.headers if result else (),
-            body=result.body if result else b"",
-            content_type=result.content_type if result else None,
-            error=error,
-            index=False,
-        )
-        return VisitResult(page=page, end=end)

@@ -5,18 +5,17 @@
         for page in crawler.crawl():
             ...
 
-Workers claim leases, visit them (``politecrawl.visit``) and record each page together with
-their next claim. Pages come out of ``crawl()`` as they complete. The run ends when nothing is
-queued or leased, when only work deferred beyond ``deferred_horizon_seconds`` remains (it says
-so), at a limit, or on ``stop()``; in-flight requests finish and are recorded, nothing is lost,
-and opening the same database again continues the crawl.
+``Crawler`` opens the crawl database, queues seeds, and runs: it records each run, builds the
+object graph (``assembly``), starts the helper processes (``processes``) and the worker threads
+(``workers``: claim, visit, record with the next claim), and hands their pages out of
+``crawl()`` as they complete. The run ends when nothing is queued or leased, when only work
+deferred beyond ``deferred_horizon_seconds`` remains (it says so), at a limit, or on
+``stop()``; in-flight requests finish and are recorded, nothing is lost, and opening the same
+database again continues the crawl.
 """
 
 from __future__ import annotations
 
-import contextlib
-import dataclasses
-import queue
 import signal
 import threading
 from collections.abc import Callable, Iterable, Iterator
@@ -24,13 +23,15 @@ from datetime import timedelta
 from types import TracebackType
 from typing import Any
 
-from politecrawl.assembly import fetcher_of, scope_of, visitor_of
 from politecrawl.clock import Clock, SystemClock
 from politecrawl.config import CrawlConfig
-from politecrawl.errors import PolitecrawlError, StoreError
+from politecrawl.crawl.assembly import fetcher_of, scope_of, visitor_of
+from politecrawl.crawl.processes import HelperProcesses, serve, share
+from politecrawl.crawl.visit import Visitor
+from politecrawl.crawl.workers import Callbacks, RunLimits, Workers
+from politecrawl.errors import PolitecrawlError
 from politecrawl.fetch import Fetcher
 from politecrawl.politeness import HostQueue
-from politecrawl.processes import HelperProcesses, serve, share
 from politecrawl.results import CrawlSummary, Excluded, Page
 from politecrawl.scope import Scope
 from politecrawl.store import (
@@ -39,30 +40,15 @@ from politecrawl.store import (
     DatabaseSettings,
     Frontier,
     FrontierStats,
-    Lease,
-    Wait,
-    is_database_error,
     open_database,
-    worker_id,
 )
 from politecrawl.store.hosts import host_waits
 from politecrawl.store.policies import PolicyStore
 from politecrawl.store.runs import finish_run, start_run
-from politecrawl.visit import Visitor, VisitResult
-
-_POLL_SECONDS = 0.25
-_DONE = object()
-
-
-@dataclasses.dataclass(frozen=True, slots=True)
-class _WorkerFailed:
-    """A worker thread died of an error; the crawl stops and re-raises it."""
-
-    error: BaseException
 
 
 class Crawler:
-    """A polite crawl stored in ``config.database``; use it as a context manager."""
+    """A polite crawl stored in ``config.storage.database``; use it as a context manager."""
 
     def __init__(
         self,
@@ -76,11 +62,13 @@ class Crawler:
         deferred_horizon_seconds: float = 60.0,
         process_index: int = 0,
     ) -> None:
-        """``process_index``: which of ``config.processes`` this crawler is; 0 (the default)
-        starts the others (``politecrawl.processes``) when the crawl runs."""
+        """``process_index``: which of ``config.crawl.processes`` this crawler is; 0 (the default)
+        starts the others (``politecrawl.crawl.processes``) when the crawl runs."""
         self.config = config.validate()
         self.process_index = process_index
-        self._max_pages = share(self.config.max_pages, process_index, self.config.processes)
+        self._max_pages = share(
+            self.config.scope.max_pages, process_index, self.config.crawl.processes
+        )
         self._helpers: HelperProcesses | None = None
         self._run_id = 0
         self.clock = clock or SystemClock()
@@ -94,7 +82,7 @@ class Crawler:
         self._scope = Scope()
         self.summary = CrawlSummary()
         self._stop = threading.Event()
-        self._lock = threading.Lock()
+        self._workers: Workers | None = None
 
     # --- lifecycle --------------------------------------------------------------------------
 
@@ -115,13 +103,14 @@ class Crawler:
         if self.database is not None:
             return
         self.database = open_database(
-            self.config.database, DatabaseSettings(synchronous_full=self.config.synchronous_full)
+            self.config.storage.database,
+            DatabaseSettings(synchronous_full=self.config.storage.synchronous_full),
         )
         self.frontier = Frontier(
             self.database,
-            lease_seconds=self.config.lease_seconds,
-            default_delay_seconds=self.config.delay_seconds,
-            max_in_flight_per_host=self.config.max_in_flight_per_host,
+            lease_seconds=self.config.storage.lease_seconds,
+            default_delay_seconds=self.config.politeness.delay_seconds,
+            max_in_flight_per_host=self.config.politeness.max_in_flight_per_host,
         )
 
     def close(self) -> None:
@@ -217,42 +206,46 @@ class Crawler:
         self.frontier.wake_indefinitely_deferred(now=now)
         run_id = self._run_id = start_run(
             self.database,
-            config=_public(self.config),
+            config=self.config.as_flat_dict(),
             now=now,
             pass_number=self.frontier.pass_number,
         )
-        events: queue.Queue[object] = queue.Queue(maxsize=1000)
         visitor = self._visitor()
-        if self.config.sitemaps and self.process_index == 0:
+        if self.config.sitemaps.sitemaps and self.process_index == 0:
             visitor.queue_missed_sitemaps(PolicyStore(self.database).without_sitemaps())
-        if self.process_index == 0 and self.config.processes > 1:
-            self._helpers = HelperProcesses(_serve_as_helper, self.config, self.config.processes)
-            self._helpers.start()
-        workers = [
-            threading.Thread(
-                target=self._work,
-                args=(visitor, events, worker_id(f"w{i}"), started),
-                name=f"politecrawl-worker-{i}",
-                daemon=True,
+        if self.process_index == 0 and self.config.crawl.processes > 1:
+            self._helpers = HelperProcesses(
+                _serve_as_helper, self.config, self.config.crawl.processes
             )
-            for i in range(self.config.workers)
-        ]
-        for worker in workers:
-            worker.start()
+            self._helpers.start()
+        workers = self._workers = Workers(
+            frontier=self.frontier,
+            visitor=visitor,
+            clock=self.clock,
+            count=self.config.crawl.workers,
+            limits=RunLimits(
+                self._max_pages,
+                self.config.scope.max_duration_seconds,
+                self.deferred_horizon_seconds,
+            ),
+            delay_seconds=self.config.politeness.delay_seconds,
+            stop=self._stop,
+            callbacks=Callbacks(self.on_page, self.on_error, self.on_excluded),
+        )
+        self.summary = workers.summary
         restore = _sigterm_as_interrupt() if handle_signals else None
         failing = False
         try:
-            yield from self._drain(events, len(workers))
+            yield from workers.run(started)
         except BaseException as error:  # an error, Ctrl-C, or the consumer closed the iterator
             failing = True
             if isinstance(error, KeyboardInterrupt):
-                self._set_stop_reason("interrupted")
+                workers.set_stop_reason("interrupted")
             raise
         finally:
             if restore is not None:
                 restore()
-            self._stop.set()
-            _join_draining(workers, events)
+            workers.stop_and_join()
             try:
                 helpers, helpers_failure = self._end_helpers(failing)
                 self._finish_summary(started)
@@ -266,7 +259,7 @@ class Crawler:
                 if helpers is not None:
                     self.summary = helpers.combined(self.summary)
                 if helpers_failure is not None:
-                    self._set_stop_reason("failed")
+                    self.summary.stopped_because = "failed"
                     raise PolitecrawlError(helpers_failure)
             except Exception:
                 if not failing:
@@ -307,161 +300,6 @@ class Crawler:
             clock=self.clock,
         )
 
-    def _drain(self, events: queue.Queue[object], workers: int) -> Iterator[Page]:
-        finished = 0
-        failure: BaseException | None = None
-        while finished < workers:
-            event = events.get()
-            if event is _DONE:
-                finished += 1
-            elif isinstance(event, _WorkerFailed):
-                failure = failure or event.error
-            elif isinstance(event, Page):
-                self.summary.count_page(event)
-                if event.error is not None and self.on_error is not None:
-                    self.on_error(event)
-                elif self.on_page is not None:
-                    self.on_page(event)
-                yield event
-            elif isinstance(event, Excluded):
-                self.summary.count_excluded(event)
-                if self.on_excluded is not None:
-                    self.on_excluded(event)
-        if failure is not None:
-            self._set_stop_reason("failed")
-            if is_database_error(failure):
-                reason = " ".join(str(failure).split())
-                raise StoreError(
-                    f"the crawl database failed: {reason}; everything recorded so far is kept "
-                    "(resume continues the crawl)"
-                ) from failure
-            raise failure
-
-    # --- workers ----------------------------------------------------------------------------
-
-    def _work(self, visitor: Visitor, events: queue.Queue[object], me: str, started: float) -> None:
-        assert self.frontier is not None
-        claimed: Lease | Wait | None = None
-        try:
-            claimed = self.frontier.claim(me, now=self.clock.now())
-            while not self._stop.is_set():
-                if isinstance(claimed, Wait):
-                    if not self._wait(claimed):
-                        break
-                    claimed = self.frontier.claim(me, now=self.clock.now())
-                    continue
-                if self._limit_reached(started):
-                    self.frontier.release(
-                        claimed, now=self.clock.now(), next_fetch_at=claimed.claimed_at
-                    )
-                    claimed = None
-                    break
-                claimed = self._visit(visitor, claimed, events, me)
-            if isinstance(claimed, Lease) and self._stop.is_set():
-                # Stopped while holding the next lease (taken with the last page's record):
-                # give it back now, or it would wait for its lease to expire (C5).
-                self.frontier.release(
-                    claimed, now=self.clock.now(), next_fetch_at=claimed.claimed_at
-                )
-                claimed = None
-        except Exception as error:
-            # A worker must not die quietly: the others stop, and crawl() raises the error.
-            self._stop.set()
-            events.put(_WorkerFailed(error))
-            if isinstance(claimed, Lease):
-                self._give_back(visitor, claimed, error)
-        finally:
-            events.put(_DONE)
-
-    def _give_back(self, visitor: Visitor, lease: Lease, error: Exception) -> None:
-        """Settle the lease of a failed worker, if the database still answers; otherwise it
-        returns when it expires, or at once when a later process resumes (C5).
-
-        After a database error the URL goes back to the queue. After any other error (a bug)
-        it is recorded as failed with the error, so that a resumed crawl does not meet the
-        same bug on the same page again. Its request may have been made: the host keeps its
-        delay from now (P2)."""
-        assert self.frontier is not None
-        frontier = self.frontier
-        with contextlib.suppress(Exception):  # the worker's own error is the one reported
-            now = self.clock.now()
-            delay = max(self.config.delay_seconds, visitor.gate.robots_delay(lease.origin))
-            next_fetch_at = now + timedelta(seconds=delay)
-            if is_database_error(error):
-                frontier.release(lease, now=now, next_fetch_at=next_fetch_at)
-            else:
-                message = f"internal error: {type(error).__name__}: {error}"
-                frontier.fail(lease, message, now=now, next_fetch_at=next_fetch_at)
-
-    def _visit(
-        self, visitor: Visitor, lease: Lease, events: queue.Queue[object], me: str
-    ) -> Lease | Wait:
-        assert self.frontier is not None
-        result: VisitResult = visitor.visit(lease)
-        if result.robots_fetched:
-            with self._lock:
-                self.summary.robots_fetches += 1
-        if result.sitemap_skipped:
-            with self._lock:
-                self.summary.sitemap_skips += 1
-        if result.completion is not None and result.completion.lease.kind == "sitemap":
-            with self._lock:
-                self.summary.sitemaps += 1
-        if result.checked:
-            with self._lock:
-                self.summary.checks += 1
-                self.summary.broken_checks += result.check_broken
-        if result.page is not None:
-            with self._lock:
-                self.summary.pages += 1
-        # What the visit found is recorded with this worker's next claim: one commit a lease.
-        record = result.completion or result.end
-        if record is None:
-            claimed = self.frontier.claim(me, now=self.clock.now())
-        else:
-            _, claimed = self.frontier.complete_and_claim(record, worker=me, now=self.clock.now())
-        if result.excluded is not None:
-            events.put(result.excluded)
-        if result.page is not None:
-            events.put(result.page)
-        return claimed
-
-    def _wait(self, wait: Wait) -> bool:
-        """Sleep until ``wait.until`` on the crawl's clock (in steps of at most a quarter of a
-        second, so ``stop()`` is prompt; a ``FakeClock`` makes them instant); False when the
-        run should end: nothing left, or only work deferred beyond the horizon (O6)."""
-        if wait.until is None:
-            self._set_stop_reason("finished")
-            return False
-        seconds = (wait.until - self.clock.now()).total_seconds()
-        if wait.reason == "deferred work" and seconds > self.deferred_horizon_seconds:
-            self._set_stop_reason("only deferred work left")
-            return False
-        self.clock.sleep(min(max(seconds, 0.001), _POLL_SECONDS))
-        return True
-
-    def _limit_reached(self, started: float) -> bool:
-        config = self.config
-        with self._lock:
-            pages = self.summary.pages
-        if self._max_pages is not None and pages >= self._max_pages:  # this process's share
-            self._set_stop_reason("max_pages")
-            return True
-        if (
-            config.max_duration_seconds is not None
-            and self.clock.monotonic() - started >= config.max_duration_seconds
-        ):
-            self._set_stop_reason("max_duration")
-            return True
-        return False
-
-    # --- counting ---------------------------------------------------------------------------
-
-    def _set_stop_reason(self, reason: str) -> None:
-        with self._lock:
-            if not self.summary.stopped_because:
-                self.summary.stopped_because = reason
-
     def _finish_summary(self, started: float) -> None:
         assert self.frontier is not None
         stats = self.frontier.stats(now=self.clock.now())
@@ -476,22 +314,10 @@ class Crawler:
 
 
 def _serve_as_helper(config: CrawlConfig, index: int, parent: int, reports: Any) -> None:
-    """The life of helper process ``index`` (``politecrawl.processes``): its own crawler on
+    """The life of helper process ``index`` (``politecrawl.crawl.processes``): its own crawler on
     the same crawl database."""
     with Crawler(config, process_index=index) as crawler:
         serve(crawler, index, parent, reports)
-
-
-def _join_draining(workers: list[threading.Thread], events: queue.Queue[object]) -> None:
-    """Wait for the stopped workers. Their events are dropped (everything is recorded in the
-    database already): a worker blocked on a full queue, because the consumer stopped reading,
-    must still get to its end."""
-    for worker in workers:
-        while worker.is_alive():
-            worker.join(timeout=0.05)
-            with contextlib.suppress(queue.Empty):
-                while True:
-                    events.get_nowait()
 
 
 def _sigterm_as_interrupt() -> Callable[[], None] | None:
@@ -508,10 +334,3 @@ def _sigterm_as_interrupt() -> Callable[[], None] | None:
         signal.signal(signal.SIGTERM, previous)
 
     return restore
-
-
-def _public(config: CrawlConfig) -> dict[str, object]:
-    """The configuration as stored with the run (``extra`` left out)."""
-    values = dataclasses.asdict(config)
-    values.pop("extra", None)
-    return values

@@ -98,9 +98,13 @@ def read_page(
     """Parse a fetched page once: directives (T1-T5), links with rel=nofollow (T6, T7), and,
     with link checking on, each link's text and line, the resources (L3) and anchors (L4)."""
     redirect_to, error = redirect_of(
-        result, hops=lease.redirect_hops, max_redirects=config.max_redirects
+        result, hops=lease.redirect_hops, max_redirects=config.fetching.max_redirects
     )
-    details = config.check_outbound or config.check_resources or config.check_fragments
+    details = (
+        config.checking.check_outbound
+        or config.checking.check_resources
+        or config.checking.check_fragments
+    )
     parsed = (
         parse_html(result.body, content_type=result.content_type, details=details)
         if result.status < 300
@@ -109,7 +113,9 @@ def read_page(
     directives = page_directives(parsed, result.headers, config.user_agent)
     links: tuple[LinkOut, ...] = ()
     if parsed is not None:
-        found = extract_links(parsed, result.url, honour_rel_nofollow=config.honour_rel_nofollow)
+        found = extract_links(
+            parsed, result.url, honour_rel_nofollow=config.fetching.honour_rel_nofollow
+        )
         links = tuple(
             LinkOut(
                 link.url,
@@ -118,10 +124,10 @@ def read_page(
                 text=link.text,
                 line=link.line,
                 resource=link.resource,
-                fragments=link.fragments if config.check_fragments else (),
+                fragments=link.fragments if config.checking.check_fragments else (),
             )
             for link in found
-            if not link.resource or config.check_resources
+            if not link.resource or config.checking.check_resources
         )
     outcome = outcome_of(
         result,
@@ -129,7 +135,7 @@ def read_page(
         noindex=not directives.index,
         nofollow=not directives.follow,
         canonical_url=canonical_link(parsed, result.url) if parsed is not None else None,
-        anchors=parsed.anchors if parsed is not None and config.check_fragments else None,
+        anchors=parsed.anchors if parsed is not None and config.checking.check_fragments else None,
         kind=becomes,
     )
     page = Page(
@@ -161,10 +167,10 @@ def read_sitemap(
     if not 200 <= result.status < 300:
         return None
     parsed = parse_sitemap(result.body, content_type=result.content_type, limits=limits)
-    reading = read_listing(parsed, sitemap, max_nesting=config.max_sitemap_nesting)
+    reading = read_listing(parsed, sitemap, max_nesting=config.sitemaps.max_sitemap_nesting)
     if not result.truncated:
         return reading
-    cut = f"cut off at {config.max_sitemap_bytes} bytes as fetched (C7)"
+    cut = f"cut off at {config.sitemaps.max_sitemap_bytes} bytes as fetched (C7)"
     return dataclasses.replace(reading, truncated=True, problems=(*reading.problems, cut))
 
 

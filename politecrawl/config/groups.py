@@ -1,0 +1,421 @@
+"""Crawl settings: nested frozen groups that mirror the TOML tables, each setting with its SPEC
+default and a docstring.
+
+``CrawlConfig`` is what the library takes and what the command line builds (flags > environment
+> file > defaults, issue 5: ``politecrawl.config.loader`` layers them). Its groups are the
+tables of ``config/politecrawl.toml``: ``crawl`` (who crawls), ``politeness``, ``scope``,
+``fetching``, ``robots``, ``sitemaps``, ``checking``, ``storage`` and ``archive``; each
+consumer is handed its group. A setting may also be given by its own name, as at a TOML
+file's top level: ``CrawlConfig(agent="examplebot", delay_seconds=0.5)`` puts each in its group.
+``validate()`` names the setting that is impossible in ``ConfigError.key`` (B1).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import ipaddress
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields
+from functools import cache
+from pathlib import Path
+from typing import Any, Literal, get_args, get_origin, get_type_hints
+
+from politecrawl._version import VERSION
+from politecrawl.errors import UserInputError
+from politecrawl.robots.match import SEMANTICS_NAMES, SemanticsName
+from politecrawl.robots.outcome import OutcomeSettings
+from politecrawl.robots.parse import RobotsLimits
+
+ScopeMode = Literal["seeds", "domain", "any"]
+SitemapLastmod = Literal["revalidate", "skip"]
+DAY_SECONDS = 86_400.0
+
+# What a numeric setting must be; validate() reads it from each field's metadata.
+_SECONDS_OR_ZERO = {"check": "seconds >= 0"}
+_SECONDS = {"check": "seconds > 0"}
+_COUNT = {"check": "at least 1"}
+_COUNT_OR_ZERO = {"check": "0 or more"}
+
+
+class ConfigError(UserInputError):
+    """An impossible or unknown setting; ``key`` names it when known, and the file when known."""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        key: str | None = None,
+        related: tuple[str, ...] = (),
+        path: str | Path | None = None,
+        line: int | None = None,
+    ) -> None:
+        self.key = key
+        self.related = related
+        """Other settings the error is about (the other half of an impossible pair)."""
+        super().__init__(message, path=path, line=line)
+
+
+@dataclass(frozen=True, slots=True)
+class CrawlSettings:
+    """[crawl]: who crawls, and with how many workers."""
+
+    agent: str = "politecrawl"
+    """The robot's name token (A1): matched against User-agent lines and robot META names."""
+    contact: str | None = None
+    """A URL or address where site owners can reach you, sent in the User-Agent (P5)."""
+    workers: int = field(default=4, metadata=_COUNT)
+    """Worker threads in each process of the crawl."""
+    processes: int = field(default=1, metadata=_COUNT)
+    """Processes crawling together (``HelperProcesses``): Python runs one thread at a time per
+    process, so a crawl at a short delay needs more than one to use more than one core."""
+
+    @property
+    def user_agent(self) -> str:
+        """The User-Agent header: the name token as product, with the contact URL (A1, P5)."""
+        comment = f" (+{self.contact})" if self.contact else ""
+        return f"{self.agent}/{VERSION}{comment}"
+
+
+@dataclass(frozen=True, slots=True)
+class PolitenessSettings:
+    """[politeness]: how gently each host is asked (P1-P3)."""
+
+    delay_seconds: float = field(default=1.0, metadata=_SECONDS_OR_ZERO)
+    """The minimum time between the end of one request to a host and the start of the next (P2)."""
+    max_crawl_delay_seconds: float = field(default=60.0, metadata=_SECONDS)
+    """A host asking for a longer Crawl-delay is not crawled faster: it is deferred (P2)."""
+    slowdown_factor: float = field(default=1.0, metadata=_SECONDS_OR_ZERO)
+    """The delay is at least this multiple of the host's last response time (P3)."""
+    max_slowdown_seconds: float = field(default=30.0, metadata=_SECONDS)
+    """The most a slow response time adds to the delay; a time-out is not a response time (P3)."""
+    max_backoff_seconds: float = field(default=600.0, metadata=_SECONDS)
+    """The longest delay after consecutive failures of a host (exponential back-off, P3)."""
+    retry_backoff_seconds: float = field(default=2.0, metadata=_SECONDS)
+    """A failing page is retried this long after its failure, doubling per attempt (P3, C7)."""
+    max_in_flight_per_host: int = field(default=1, metadata=_COUNT)
+    """Requests in flight per host, across all workers and processes (P1)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ScopeSettings:
+    """[scope]: what may be fetched, and how much (C1, C3)."""
+
+    scope: ScopeMode = "seeds"
+    """seeds: only the seeds' origins; domain: their hosts and subdomains; any (C1)."""
+    include: tuple[str, ...] = ()
+    """Regular expressions; when given, a URL must match one of them (C1)."""
+    exclude: tuple[str, ...] = ()
+    """Regular expressions; a URL matching one is out of scope (C1)."""
+    max_pages: int | None = field(default=None, metadata=_COUNT_OR_ZERO)
+    """Stop after this many fetched pages (a run limit; the crawl can be resumed)."""
+    max_depth: int | None = field(default=None, metadata=_COUNT_OR_ZERO)
+    """Links further than this from a seed are out of scope (C1)."""
+    max_pages_per_host: int | None = field(default=None, metadata=_COUNT_OR_ZERO)
+    """Fetch at most this many pages per host (C1)."""
+    max_duration_seconds: float | None = field(default=None, metadata=_SECONDS)
+    """Stop claiming new work after this long (a run limit; resumable)."""
+    trusted_networks: tuple[str, ...] = ()
+    """Private address ranges (CIDR) that links, redirects and host names may lead into."""
+    resolve: tuple[str, ...] = ()
+    """``HOST:ADDRESS`` answers given before DNS, as curl's --resolve (a staging host, say)."""
+    max_url_length: int = field(default=2048, metadata=_COUNT)
+    """Trap guard: longer URLs are not fetched (C3)."""
+    max_path_segments: int = field(default=32, metadata=_COUNT)
+    """Trap guard: deeper paths are not fetched (C3)."""
+    max_repeated_segment: int = field(default=3, metadata=_COUNT)
+    """Trap guard: a path repeating one segment more often is not fetched (C3)."""
+    max_query_bytes: int = field(default=1024, metadata=_COUNT)
+    """Trap guard: longer query strings are not fetched (C3)."""
+
+
+@dataclass(frozen=True, slots=True)
+class FetchingSettings:
+    """[fetching]: how a page is requested and read (C4, C7, T6)."""
+
+    connect_timeout_seconds: float = field(default=10.0, metadata=_SECONDS)
+    """Time-out for opening a connection (C7)."""
+    response_timeout_seconds: float = field(default=30.0, metadata=_SECONDS)
+    """Time-out for a whole response: a server trickling bytes is cut off (C7)."""
+    max_body_bytes: int = field(default=10 * 1024 * 1024, metadata=_COUNT)
+    """Bytes of a body kept after decompression; the rest is cut off and recorded (C7)."""
+    max_retries: int = field(default=3, metadata=_COUNT_OR_ZERO)
+    """Retries of a page after a temporary failure, with back-off (C7, P3)."""
+    max_redirects: int = field(default=10, metadata=_COUNT_OR_ZERO)
+    """Redirect hops followed from one URL (C4)."""
+    honour_rel_nofollow: bool = True
+    """Links with rel=nofollow are not followed (T6)."""
+
+
+@dataclass(frozen=True, slots=True)
+class RobotsSettings:
+    """[robots]: how robots.txt is read, cached and retried (M6, O5-O8, E2, E4)."""
+
+    semantics: SemanticsName = "strict"
+    """How robots.txt is read: strict fetches only what both the 1996 draft and RFC 9309 allow
+    (M7, the default); draft or rfc9309 reads it one way alone (M6)."""
+    robots_max_bytes: int = field(default=RobotsLimits().max_bytes, metadata=_COUNT)
+    """Octets of robots.txt read; the rest is ignored (O8)."""
+    robots_max_redirects: int = field(default=5, metadata=_COUNT_OR_ZERO)
+    """Redirect hops followed for robots.txt (O7)."""
+    robots_min_lifetime_seconds: float = field(default=1.0, metadata=_SECONDS)
+    """The shortest cache lifetime a robots.txt gets (E2)."""
+    robots_max_lifetime_seconds: float = field(default=7 * DAY_SECONDS, metadata=_SECONDS)
+    """The longest cache lifetime, whatever the headers say (E2); also the default."""
+    robots_denied_lifetime_seconds: float = field(default=DAY_SECONDS, metadata=_SECONDS)
+    """How long a 401/403 (whole origin disallowed) is cached (E4)."""
+    robots_retry_seconds: float = field(default=1.0, metadata=_SECONDS_OR_ZERO)
+    """Wait after the first temporary failure of robots.txt, doubling after each (O6)."""
+    robots_max_attempts: int = field(default=4, metadata=_COUNT)
+    """Attempts at an unreachable robots.txt in one run; then the origin stays deferred (O6)."""
+    unauthorized_means_allowed: bool = False
+    """Read 401/403 as RFC 9309 does (no restrictions) instead of the draft (all disallowed, O5)."""
+
+    @property
+    def outcome_settings(self) -> OutcomeSettings:
+        """What ``politecrawl.robots.outcome`` needs of these settings."""
+        return OutcomeSettings(
+            min_lifetime_seconds=self.robots_min_lifetime_seconds,
+            max_lifetime_seconds=self.robots_max_lifetime_seconds,
+            denied_lifetime_seconds=self.robots_denied_lifetime_seconds,
+            retry_seconds=self.robots_retry_seconds,
+            max_attempts=self.robots_max_attempts,
+            unauthorized_means_allowed=self.unauthorized_means_allowed,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class SitemapSettings:
+    """[sitemaps]: discovery and limits (S1-S3)."""
+
+    sitemaps: bool = True
+    """Read the sitemaps of in-scope origins and queue the URLs they list (S1, S2)."""
+    sitemap_guess: bool = True
+    """Try <origin>/sitemap.xml when robots.txt names no sitemap (S1)."""
+    max_sitemaps_per_origin: int = field(default=50, metadata=_COUNT)
+    """Sitemap lines of a robots.txt read, in file order (S1)."""
+    max_sitemap_nesting: int = field(default=2, metadata=_COUNT_OR_ZERO)
+    """Sitemap indexes followed below a sitemap named by robots.txt (S2)."""
+    max_sitemap_entries: int = field(default=50_000, metadata=_COUNT)
+    """URLs read from one sitemap file (sitemaps.org's limit, S2)."""
+    max_sitemap_bytes: int = field(default=50 * 1024 * 1024, metadata=_COUNT)
+    """Bytes of one sitemap file read after decompression (sitemaps.org's limit, S2)."""
+    sitemap_lastmod: SitemapLastmod = "revalidate"
+    """In a recrawl pass, a URL whose sitemap lastmod is older than its last fetch: revalidate
+    (a conditional request, as any URL) or skip (no request; the last result stands, S3)."""
+
+
+@dataclass(frozen=True, slots=True)
+class CheckingSettings:
+    """[checking]: link checking (L1-L4)."""
+
+    check_outbound: bool = False
+    """Links leaving the site are checked once each (HEAD, else GET), never followed (L1, L2)."""
+    check_resources: bool = False
+    """Images, stylesheets, scripts, frames and media of the pages are checked too (L3)."""
+    check_fragments: bool = False
+    """``page#section`` links must find that id (or ``<a name>``) on the page (L4)."""
+    check_fresh_seconds: float = field(default=DAY_SECONDS, metadata=_SECONDS)
+    """A recrawl does not check a link again that was checked less than this long ago."""
+
+
+@dataclass(frozen=True, slots=True)
+class StorageSettings:
+    """[storage]: the crawl database and its leases (C5)."""
+
+    database: str = "crawl.db"
+    """A SQLite file path, or a SQLAlchemy URL such as postgresql+psycopg://... (C5)."""
+    synchronous_full: bool = False
+    """SQLite: fsync every commit, so that not even a power cut loses one (slower)."""
+    lease_seconds: float = field(default=120.0, metadata=_SECONDS)
+    """How long a claimed URL stays with its worker before it returns to the queue (C5)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ArchiveSettings:
+    """[archive]: WARC output."""
+
+    warc_dir: str | None = None
+    """Write every HTTP exchange to WARC files in this directory (``politecrawl.warc``)."""
+    warc_max_file_bytes: int = field(default=1 << 30, metadata=_COUNT)
+    """A WARC file is closed and the next one begun once it is this large."""
+
+
+SettingsGroup = (
+    CrawlSettings
+    | PolitenessSettings
+    | ScopeSettings
+    | FetchingSettings
+    | RobotsSettings
+    | SitemapSettings
+    | CheckingSettings
+    | StorageSettings
+    | ArchiveSettings
+)
+
+
+@dataclass(frozen=True, slots=True, init=False)
+class CrawlConfig:
+    """Everything a crawl can be told, in groups. Defaults are the polite ones of SPEC.md.
+
+    ``CrawlConfig(politeness=PolitenessSettings(delay_seconds=0.5))`` and
+    ``CrawlConfig(delay_seconds=0.5)`` are the same configuration; a setting given by name
+    overrides that setting of a group given whole.
+    """
+
+    crawl: CrawlSettings
+    politeness: PolitenessSettings
+    scope: ScopeSettings
+    fetching: FetchingSettings
+    robots: RobotsSettings
+    sitemaps: SitemapSettings
+    checking: CheckingSettings
+    storage: StorageSettings
+    archive: ArchiveSettings
+    extra: dict[str, str] = field(compare=False)
+    """Reserved for front ends (e.g. the configuration file a run came from)."""
+
+    def __init__(self, *, extra: dict[str, str] | None = None, **given: Any) -> None:
+        self._assemble({}, given, {} if extra is None else extra)
+
+    def _assemble(
+        self, groups: Mapping[str, SettingsGroup], given: Mapping[str, Any], extra: dict[str, str]
+    ) -> None:
+        """Set every group: from ``groups``, then groups and settings by name from ``given``."""
+        chosen = dict(groups)
+        by_group: dict[str, dict[str, Any]] = {}
+        for name, value in given.items():
+            # ``scope`` and ``sitemaps`` name a group and a setting of it: the value tells which.
+            if name in GROUP_TYPES and (
+                isinstance(value, GROUP_TYPES[name]) or name not in TABLE_OF
+            ):
+                if not isinstance(value, GROUP_TYPES[name]):
+                    raise TypeError(f"{name} must be a {GROUP_TYPES[name].__name__}")
+                chosen[name] = value
+            elif name in TABLE_OF:
+                by_group.setdefault(TABLE_OF[name], {})[name] = value
+            else:
+                raise TypeError(f"CrawlConfig has no setting {name!r}")
+        for table, group_type in GROUP_TYPES.items():
+            group = chosen.get(table) or group_type()
+            if table in by_group:
+                group = dataclasses.replace(group, **by_group[table])
+            object.__setattr__(self, table, group)
+        object.__setattr__(self, "extra", extra)
+
+    @property
+    def user_agent(self) -> str:
+        """The User-Agent header (``CrawlSettings.user_agent``)."""
+        return self.crawl.user_agent
+
+    def replace(self, **changes: Any) -> CrawlConfig:
+        """A copy with some settings (by name) or groups changed, validated."""
+        changed = object.__new__(CrawlConfig)
+        changed._assemble(self._groups(), changes, self.extra)
+        return changed.validate()
+
+    def as_flat_dict(self) -> dict[str, object]:
+        """Every setting by name, as stored with a run and written to WARC (``extra`` left out)."""
+        values: dict[str, object] = {}
+        for group in self._groups().values():
+            values |= dataclasses.asdict(group)
+        return values
+
+    def value(self, name: str) -> object:
+        """One setting by name, from its group."""
+        return getattr(getattr(self, TABLE_OF[name]), name)
+
+    def validate(self) -> CrawlConfig:
+        """Return self, or raise ``ConfigError`` naming the first impossible setting (B1)."""
+        for group in self._groups().values():
+            _check_group(group)
+        crawl, robots = self.crawl, self.robots
+        if not crawl.agent or not crawl.agent.replace("-", "").replace("_", "").isalnum():
+            _fail("agent", f"{crawl.agent!r} is not a name token (letters, digits, - and _)")
+        if crawl.processes > 1 and self.scope.max_pages_per_host is not None:
+            # Each process counts a host's pages itself: shared out, a process whose share is
+            # 0 would exclude the host's every URL it claims.
+            _fail(
+                "processes",
+                "cannot be combined with max_pages_per_host (use one process)",
+                related=("max_pages_per_host",),
+            )
+        if robots.robots_min_lifetime_seconds > robots.robots_max_lifetime_seconds:
+            _fail(
+                "robots_min_lifetime_seconds",
+                "is longer than robots_max_lifetime_seconds",
+                related=("robots_max_lifetime_seconds",),
+            )
+        for pair in self.scope.resolve:
+            host, colon, address = pair.partition(":")
+            if not colon or not host or not _is_ip(address):
+                _fail("resolve", f"{pair!r} is not HOST:ADDRESS (e.g. staging.example:10.0.0.5)")
+        return self
+
+    def _groups(self) -> dict[str, SettingsGroup]:
+        return {table: getattr(self, table) for table in GROUP_TYPES}
+
+
+GROUP_TYPES: dict[str, type[SettingsGroup]] = {
+    "crawl": CrawlSettings,
+    "politeness": PolitenessSettings,
+    "scope": ScopeSettings,
+    "fetching": FetchingSettings,
+    "robots": RobotsSettings,
+    "sitemaps": SitemapSettings,
+    "checking": CheckingSettings,
+    "storage": StorageSettings,
+    "archive": ArchiveSettings,
+}
+"""The TOML tables, in the order ``config_to_toml`` writes them, and the group of each."""
+GROUPS: dict[str, tuple[str, ...]] = {
+    table: tuple(setting.name for setting in fields(group_type))
+    for table, group_type in GROUP_TYPES.items()
+}
+"""The settings of each table, in field order."""
+TABLE_OF: dict[str, str] = {name: table for table, names in GROUPS.items() for name in names}
+"""The table of each setting."""
+SEMANTICS_CHOICES: tuple[SemanticsName, ...] = SEMANTICS_NAMES
+
+
+@cache
+def setting_types() -> dict[str, Any]:
+    """Every setting's type hint, by name (for the loader's conversions)."""
+    types: dict[str, Any] = {}
+    for group_type in GROUP_TYPES.values():
+        types |= get_type_hints(group_type)
+    return types
+
+
+def _check_group(group: SettingsGroup) -> None:
+    hints = setting_types()
+    for setting in fields(group):
+        name, value = setting.name, getattr(group, setting.name)
+        choices = get_args(hints[name]) if get_origin(hints[name]) is Literal else ()
+        if choices and value not in choices:
+            _fail(name, f"must be {_either(choices)}, not {value!r}")
+        check = setting.metadata.get("check")
+        if check is None or value is None:
+            continue
+        if check.startswith("seconds"):
+            low = check.endswith(">= 0")
+            if not math.isfinite(value) or value < 0 or (value == 0 and not low):
+                _fail(name, f"must be a number of {check}, not {value!r}")
+        elif value < (1 if check == "at least 1" else 0):
+            _fail(name, f"must be {check}, not {value!r}")
+
+
+def _either(choices: tuple[str, ...]) -> str:
+    return ", ".join(choices[:-1]) + " or " + choices[-1]
+
+
+def _is_ip(text: str) -> bool:
+    try:
+        ipaddress.ip_address(text.strip("[]"))
+    except ValueError:
+        return False
+    return True
+
+
+def _fail(key: str, message: str, *, related: tuple[str, ...] = ()) -> None:
+    raise ConfigError(f"setting {key}: {message}", key=key, related=related)

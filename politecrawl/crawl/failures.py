@@ -1,0 +1,145 @@
+"""A request that got no usable answer: the host's pace reacts, the URL is retried on its own
+schedule a bounded number of times, or recorded as failed [C7, P3, L2].
+
+``Failures.no_answer`` takes a time-out or a refused connection (the server's trouble, and no
+response time); ``Failures.failed_status`` a status worth retrying (429, 5xx) with its
+Retry-After. ``politeness.pace_after`` and ``politeness.url_retry_at`` decide the times.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from politecrawl.clock import Clock
+from politecrawl.config import PolitenessSettings
+from politecrawl.crawl.response_reading import host_pace_record
+from politecrawl.crawl.visit_result import VisitResult
+from politecrawl.errors import FetchError
+from politecrawl.fetch import FetchResult
+from politecrawl.politeness import Failure, failure_of_status, pace_after, url_retry_at
+from politecrawl.results import Page
+from politecrawl.store import CHECK, Frontier, Lease
+
+RETRY_STATUSES = frozenset((429, 500, 502, 503, 504))
+"""Statuses that mean "not now" rather than "not here": the URL is retried (C7, P3)."""
+
+
+class Failures:
+    """Turns a failed request into the lease's end; shared by a crawl's worker threads."""
+
+    def __init__(self, pace: PolitenessSettings, clock: Clock, *, max_retries: int) -> None:
+        self.pace = pace
+        self.clock = clock
+        self.max_retries = max_retries
+
+    def no_answer(
+        self,
+        lease: Lease,
+        error: FetchError,
+        *,
+        started: datetime,
+        robots_delay: float,
+        check_method: str | None = None,
+    ) -> VisitResult:
+        """No response: a time-out or a refused connection is the server's trouble, and no
+        response time. ``check_method``: the lease is a check (L2)."""
+        return self._failed(
+            lease,
+            str(error),
+            None,
+            started=started,
+            robots_delay=robots_delay,
+            temporary=error.temporary,
+            failure="host" if error.host_trouble else "page",
+            kind=CHECK if check_method else None,
+            check_method=check_method,
+        )
+
+    def failed_status(
+        self,
+        lease: Lease,
+        result: FetchResult,
+        *,
+        started: datetime,
+        robots_delay: float,
+        check_method: str | None = None,
+    ) -> VisitResult:
+        """A status worth retrying (429, 5xx), with its Retry-After."""
+        return self._failed(
+            lease,
+            f"HTTP {result.status}",
+            result,
+            started=started,
+            robots_delay=robots_delay,
+            temporary=True,
+            failure=failure_of_status(result.status),
+            retry_after=result.retry_after_seconds(self.clock.now()),
+            kind=CHECK if check_method else None,
+            check_method=check_method,
+        )
+
+    def _failed(
+        self,
+        lease: Lease,
+        error: str,
+        result: FetchResult | None,
+        *,
+        started: datetime,
+        robots_delay: float,
+        temporary: bool,
+        failure: Failure,
+        retry_after: float | None = None,
+        kind: str | None = None,
+        check_method: str | None = None,
+    ) -> VisitResult:
+        """C7, P3: the host's pace reacts to the failure (``pace_after``), and a temporary
+        failure is retried on the URL's own schedule (``url_retry_at``) a bounded number of
+        times, while the host goes on with its other URLs."""
+        finished = self.clock.now()
+        response_seconds = result.elapsed_seconds if result is not None else None
+        pace = pace_after(
+            self.pace,
+            finished_at=finished,
+            robots_delay=robots_delay,
+            response_seconds=response_seconds,
+            failure=failure,
+            error_streak_before=lease.host_error_streak,
+            retry_after_seconds=retry_after,
+        )
+        status = result.status if result is not None else None
+        retry_at = None
+        if temporary and lease.attempts + 1 <= self.max_retries:
+            retry_at = url_retry_at(
+                self.pace,
+                finished_at=finished,
+                attempts_before=lease.attempts,
+                retry_after_seconds=retry_after,
+            )
+        end = Frontier.failed(
+            lease,
+            error,
+            status=status,
+            now=finished,
+            next_fetch_at=pace.next_start,
+            retry_at=retry_at,
+            host_pace=host_pace_record(pace, response_seconds, robots_delay),
+            kind=kind,
+            check_method=check_method,
+        )
+        if retry_at is not None:
+            return VisitResult(end=end)
+        if kind == CHECK:
+            return VisitResult(checked=True, check_broken=True, end=end)
+        page = Page(
+            url=lease.url,
+            status=status,
+            depth=lease.depth,
+            fetched_at=finished,
+            elapsed_seconds=(finished - started).total_seconds(),
+            headers=result.headers if result else (),
+            body=result.body if result else b"",
+            content_type=result.content_type if result else None,
+            error=error,
+            index=False,
+        )
+        return VisitResult(page=page, end=end)

@@ -1,0 +1,123 @@
+"""robots.txt in a URL's slot, the sitemaps it names, and a URL it forbids [O2-O7, S1, M7].
+
+When the gate finds an origin's robots.txt unread (or due again), the URL leased on it gives
+its slot to robots.txt (``RobotsVisits.fetch``); the URL itself waits for the host's next slot.
+An in-scope origin whose robots.txt was read has its sitemaps queued (its Sitemap lines, else
+/sitemap.xml when guessing is on). ``exclude`` describes a URL robots.txt forbids: which line,
+under which semantics, and (strict, M7) which reading forbade it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from politecrawl.clock import Clock
+from politecrawl.config import PolitenessSettings, SitemapSettings
+from politecrawl.crawl.visit_result import VisitResult
+from politecrawl.gate import Gate, GateVerdict
+from politecrawl.politeness import pace_after
+from politecrawl.results import Excluded
+from politecrawl.robots import SemanticsName
+from politecrawl.robots.outcome import RobotsOutcome
+from politecrawl.scope import Scope, check_scope
+from politecrawl.sitemaps import SitemapSeed, robots_sitemaps
+from politecrawl.store import Frontier, Lease, OriginDeferral
+
+
+class RobotsVisits:
+    """robots.txt fetches in a lease's slot; shared by a crawl's worker threads."""
+
+    def __init__(
+        self,
+        gate: Gate,
+        *,
+        frontier: Frontier,
+        scope: Scope,
+        clock: Clock,
+        pace: PolitenessSettings,
+        sitemaps: SitemapSettings,
+        semantics: SemanticsName,
+    ) -> None:
+        self.gate = gate
+        self.frontier = frontier
+        self.scope = scope
+        self.clock = clock
+        self.pace = pace
+        self.sitemaps = sitemaps
+        self.semantics = semantics
+
+    def fetch(self, lease: Lease, *, of_site: bool) -> VisitResult:
+        """robots.txt of the lease's origin, in the lease's slot; ``of_site``: the origin is in
+        the crawl's scope, so its sitemaps are read too (S1), unlike a checked link's."""
+        outcome = self.gate.fetch_robots(lease.origin)
+        finished = self.clock.now()
+        robots_delay = self.gate.robots_delay(lease.origin)
+        next_at = pace_after(self.pace, finished_at=finished, robots_delay=robots_delay).next_start
+        if outcome.kind == "deferred":
+            detail = {"robots": outcome.reason}
+            until = outcome.retry_at
+            end = Frontier.deferred(
+                lease,
+                until=until,
+                reason="robots-deferred",
+                detail=detail,
+                next_fetch_at=next_at,
+                origin_deferred=OriginDeferral(lease.origin, until, "robots-deferred", detail),
+            )
+        else:
+            # The robots.txt request used this slot; the URL waits for the host's next one.
+            sitemaps = self._sitemaps_of(lease.origin, outcome) if of_site else []
+            end = Frontier.released(lease, next_fetch_at=next_at, sitemaps=sitemaps)
+        return VisitResult(robots_fetched=True, end=end)
+
+    def queue_missed_sitemaps(self, origins: Iterable[str]) -> int:
+        """S1 for origins whose robots.txt was read without their sitemaps being queued (the
+        crawl was killed between the two writes): queue them now; how many origins."""
+        found: list[SitemapSeed] = []
+        count = 0
+        for origin in origins:
+            if not check_scope(origin + "/", 0, self.scope).allowed:
+                continue
+            outcome = self.gate.outcome(origin)
+            if outcome is not None:
+                found += self._sitemaps_of(origin, outcome)
+                count += 1
+        if found:
+            self.frontier.add_sitemaps(found, now=self.clock.now())
+        return count
+
+    def _sitemaps_of(self, origin: str, outcome: RobotsOutcome) -> list[SitemapSeed]:
+        """S1: the sitemaps of an origin whose robots.txt was just read (its Sitemap lines,
+        else /sitemap.xml), when the origin may be crawled at all."""
+        if not self.sitemaps.sitemaps or outcome.kind not in ("parsed", "allow_all"):
+            return []  # the whole origin disallowed (401/403): nothing to read
+        policy = self.gate.policy(origin)
+        return robots_sitemaps(
+            origin,
+            policy.sitemaps if policy is not None else (),
+            guess=self.sitemaps.sitemap_guess,
+            limit=self.sitemaps.max_sitemaps_per_origin,
+        )
+
+    def exclude(
+        self, lease: Lease, gate: GateVerdict, *, becomes: str | None = None
+    ) -> VisitResult:
+        detail: dict[str, object] = {
+            "origin": lease.origin,
+            "semantics": self.semantics,
+            "why": gate.reason,
+        }
+        if gate.verdict is not None:
+            # M7: under strict, which reading forbade (the draft, RFC 9309, or both)
+            detail["forbidden_by"] = list(gate.verdict.forbidden_by)
+            if gate.verdict.rule is not None:
+                detail["line"] = gate.verdict.rule.line_number
+                detail["text"] = gate.verdict.rule.line
+        if gate.status is not None:
+            detail["robots_status"] = gate.status
+        return VisitResult(
+            excluded=Excluded(lease.url, "excluded", "robots", detail),
+            end=Frontier.excluded(
+                lease, state="excluded", reason="robots", detail=detail, kind=becomes
+            ),
+        )

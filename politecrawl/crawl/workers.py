@@ -1,0 +1,257 @@
+"""The worker threads of one run: claim, visit, record with the next claim, hand pages out.
+
+``Workers.run`` starts ``count`` threads on the shared frontier and yields, in the caller's
+thread, every page they complete (counting it in the run's ``CrawlSummary`` and calling the
+callbacks). A thread stops at the run's limits, when nothing is left (or only work deferred
+beyond the horizon, O6), or on ``stop``; its last lease is given back. A thread that fails
+stops the others, and ``run`` raises its error once every thread has ended: a database that
+failed as ``StoreError``, anything else (a bug) as it is.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import queue
+import threading
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from datetime import timedelta
+
+from politecrawl.clock import Clock
+from politecrawl.crawl.visit import Visitor
+from politecrawl.crawl.visit_result import VisitResult
+from politecrawl.errors import StoreError
+from politecrawl.results import CrawlSummary, Excluded, Page
+from politecrawl.store import Frontier, Lease, Wait, is_database_error, worker_id
+
+_POLL_SECONDS = 0.25
+_DONE = object()
+
+
+@dataclass(frozen=True, slots=True)
+class _WorkerFailed:
+    """A worker thread died of an error; the run stops and re-raises it."""
+
+    error: BaseException
+
+
+@dataclass(frozen=True, slots=True)
+class RunLimits:
+    """When this process's workers stop claiming (a run limit; the crawl can be resumed)."""
+
+    max_pages: int | None = None
+    """This process's share of ``max_pages``."""
+    max_duration_seconds: float | None = None
+    deferred_horizon_seconds: float = 60.0
+    """Work deferred further than this does not keep the run going (O6)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Callbacks:
+    """The library user's callbacks, called in the thread that reads the run's pages."""
+
+    on_page: Callable[[Page], None] | None = None
+    on_error: Callable[[Page], None] | None = None
+    on_excluded: Callable[[Excluded], None] | None = None
+
+
+class Workers:
+    """The worker threads of one run, and the run's counters while it lasts."""
+
+    def __init__(
+        self,
+        *,
+        frontier: Frontier,
+        visitor: Visitor,
+        clock: Clock,
+        count: int,
+        limits: RunLimits,
+        delay_seconds: float,
+        stop: threading.Event,
+        callbacks: Callbacks = Callbacks(),
+    ) -> None:
+        self.frontier = frontier
+        self.visitor = visitor
+        self.clock = clock
+        self.count = count
+        self.limits = limits
+        self.delay_seconds = delay_seconds
+        self.callbacks = callbacks
+        self.summary = CrawlSummary()
+        self._stop = stop
+        self._lock = threading.Lock()
+        self._events: queue.Queue[object] = queue.Queue(maxsize=1000)
+        self._threads: list[threading.Thread] = []
+
+    def run(self, started: float) -> Iterator[Page]:
+        """Start the threads and yield every page they complete, until all have ended;
+        ``started`` is the run's start on the clock's monotonic counter."""
+        self._threads = [
+            threading.Thread(
+                target=self._work,
+                args=(worker_id(f"w{i}"), started),
+                name=f"politecrawl-worker-{i}",
+                daemon=True,
+            )
+            for i in range(self.count)
+        ]
+        for thread in self._threads:
+            thread.start()
+        yield from self._drain()
+
+    def stop_and_join(self) -> None:
+        """Stop claiming and wait for every thread. Their events are dropped (everything is
+        recorded in the database already): a thread blocked on a full queue, because the
+        consumer stopped reading, must still get to its end."""
+        self._stop.set()
+        for thread in self._threads:
+            while thread.is_alive():
+                thread.join(timeout=0.05)
+                with contextlib.suppress(queue.Empty):
+                    while True:
+                        self._events.get_nowait()
+
+    def set_stop_reason(self, reason: str) -> None:
+        """Say why the run ended, unless a reason was given already."""
+        with self._lock:
+            if not self.summary.stopped_because:
+                self.summary.stopped_because = reason
+
+    # --- the reading side -------------------------------------------------------------------
+
+    def _drain(self) -> Iterator[Page]:
+        finished = 0
+        failure: BaseException | None = None
+        callbacks = self.callbacks
+        while finished < self.count:
+            event = self._events.get()
+            if event is _DONE:
+                finished += 1
+            elif isinstance(event, _WorkerFailed):
+                failure = failure or event.error
+            elif isinstance(event, Page):
+                self.summary.count_page(event)
+                if event.error is not None and callbacks.on_error is not None:
+                    callbacks.on_error(event)
+                elif callbacks.on_page is not None:
+                    callbacks.on_page(event)
+                yield event
+            elif isinstance(event, Excluded):
+                self.summary.count_excluded(event)
+                if callbacks.on_excluded is not None:
+                    callbacks.on_excluded(event)
+        if failure is not None:
+            self.set_stop_reason("failed")
+            if is_database_error(failure):
+                reason = " ".join(str(failure).split())
+                raise StoreError(
+                    f"the crawl database failed: {reason}; everything recorded so far is kept "
+                    "(resume continues the crawl)"
+                ) from failure
+            raise failure
+
+    # --- one thread -------------------------------------------------------------------------
+
+    def _work(self, me: str, started: float) -> None:
+        claimed: Lease | Wait | None = None
+        try:
+            claimed = self.frontier.claim(me, now=self.clock.now())
+            while not self._stop.is_set():
+                if isinstance(claimed, Wait):
+                    if not self._wait(claimed):
+                        break
+                    claimed = self.frontier.claim(me, now=self.clock.now())
+                    continue
+                if self._limit_reached(started):
+                    self._release(claimed)
+                    claimed = None
+                    break
+                claimed = self._visit(claimed, me)
+            if isinstance(claimed, Lease) and self._stop.is_set():
+                # Stopped while holding the next lease (taken with the last page's record):
+                # give it back now, or it would wait for its lease to expire (C5).
+                self._release(claimed)
+                claimed = None
+        except Exception as error:
+            # A worker must not die quietly: the others stop, and run() raises the error.
+            self._stop.set()
+            self._events.put(_WorkerFailed(error))
+            if isinstance(claimed, Lease):
+                self._give_back(claimed, error)
+        finally:
+            self._events.put(_DONE)
+
+    def _release(self, lease: Lease) -> None:
+        self.frontier.release(lease, now=self.clock.now(), next_fetch_at=lease.claimed_at)
+
+    def _give_back(self, lease: Lease, error: Exception) -> None:
+        """Settle the lease of a failed worker, if the database still answers; otherwise it
+        returns when it expires, or at once when a later process resumes (C5).
+
+        After a database error the URL goes back to the queue. After any other error (a bug)
+        it is recorded as failed with the error, so that a resumed crawl does not meet the
+        same bug on the same page again. Its request may have been made: the host keeps its
+        delay from now (P2)."""
+        with contextlib.suppress(Exception):  # the worker's own error is the one reported
+            now = self.clock.now()
+            delay = max(self.delay_seconds, self.visitor.gate.robots_delay(lease.origin))
+            next_fetch_at = now + timedelta(seconds=delay)
+            if is_database_error(error):
+                self.frontier.release(lease, now=now, next_fetch_at=next_fetch_at)
+            else:
+                message = f"internal error: {type(error).__name__}: {error}"
+                self.frontier.fail(lease, message, now=now, next_fetch_at=next_fetch_at)
+
+    def _visit(self, lease: Lease, me: str) -> Lease | Wait:
+        result: VisitResult = self.visitor.visit(lease)
+        self._count(result)
+        # What the visit found is recorded with this worker's next claim: one commit a lease.
+        record = result.completion or result.end
+        if record is None:
+            claimed = self.frontier.claim(me, now=self.clock.now())
+        else:
+            _, claimed = self.frontier.complete_and_claim(record, worker=me, now=self.clock.now())
+        if result.excluded is not None:
+            self._events.put(result.excluded)
+        if result.page is not None:
+            self._events.put(result.page)
+        return claimed
+
+    def _count(self, result: VisitResult) -> None:
+        """The counters the pages handed out do not tell (they are counted as they are read)."""
+        summary = self.summary
+        completion = result.completion
+        with self._lock:
+            summary.robots_fetches += int(result.robots_fetched)
+            summary.sitemap_skips += int(result.sitemap_skipped)
+            summary.sitemaps += int(completion is not None and completion.lease.kind == "sitemap")
+            summary.checks += int(result.checked)
+            summary.broken_checks += int(result.checked and result.check_broken)
+            summary.pages += int(result.page is not None)
+
+    def _wait(self, wait: Wait) -> bool:
+        """Sleep until ``wait.until`` on the crawl's clock (in steps of at most a quarter of a
+        second, so ``stop()`` is prompt; a ``FakeClock`` makes them instant); False when the
+        run should end: nothing left, or only work deferred beyond the horizon (O6)."""
+        if wait.until is None:
+            self.set_stop_reason("finished")
+            return False
+        seconds = (wait.until - self.clock.now()).total_seconds()
+        if wait.reason == "deferred work" and seconds > self.limits.deferred_horizon_seconds:
+            self.set_stop_reason("only deferred work left")
+            return False
+        self.clock.sleep(min(max(seconds, 0.001), _POLL_SECONDS))
+        return True
+
+    def _limit_reached(self, started: float) -> bool:
+        limits = self.limits
+        with self._lock:
+            pages = self.summary.pages
+        if limits.max_pages is not None and pages >= limits.max_pages:
+            self.set_stop_reason("max_pages")
+            return True
+        duration = limits.max_duration_seconds
+        if duration is not None and self.clock.monotonic() - started >= duration:
+            self.set_stop_reason("max_duration")
+            return True
+        return False
