@@ -20,7 +20,7 @@ from politecrawl.fetch import Fetcher, FetchLimits
 from politecrawl.gate import Gate
 from politecrawl.scope import Scope, TrapGuards
 from politecrawl.store import Database, Frontier
-from politecrawl.store.policies import PolicyStore
+from politecrawl.store.robots_outcomes import RobotsOutcomeStore
 from politecrawl.visit import Visitor
 from politecrawl.warc import ArchivingFetcher, WarcArchive
 
@@ -103,7 +103,7 @@ def visitor_of(
     """The visitor of one run, with its gate (robots.txt through the same fetcher)."""
     gate = Gate(
         config,
-        PolicyStore(database),
+        RobotsOutcomeStore(database),
         fetcher,
         clock,
         reserve_host=lambda host, now: frontier.reserve_host(host, now=now),

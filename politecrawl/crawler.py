@@ -46,7 +46,7 @@ from politecrawl.store import (
     worker_id,
 )
 from politecrawl.store.hosts import host_waits
-from politecrawl.store.policies import PolicyStore
+from politecrawl.store.robots_outcomes import RobotsOutcomeStore
 from politecrawl.store.runs import finish_run, start_run
 from politecrawl.visit import Visitor, VisitResult
 
@@ -213,7 +213,7 @@ class Crawler:
         now = self.clock.now()
         self.frontier.release_expired(now=now)
         self.frontier.wake_stranded_hosts()
-        PolicyStore(self.database).retry_exhausted(now=now)
+        RobotsOutcomeStore(self.database).retry_exhausted(now=now)
         self.frontier.wake_indefinitely_deferred(now=now)
         run_id = self._run_id = start_run(
             self.database,
@@ -224,7 +224,7 @@ class Crawler:
         events: queue.Queue[object] = queue.Queue(maxsize=1000)
         visitor = self._visitor()
         if self.config.sitemaps and self.process_index == 0:
-            visitor.queue_missed_sitemaps(PolicyStore(self.database).without_sitemaps())
+            visitor.queue_missed_sitemaps(RobotsOutcomeStore(self.database).without_sitemaps())
         if self.process_index == 0 and self.config.processes > 1:
             self._helpers = HelperProcesses(_serve_as_helper, self.config, self.config.processes)
             self._helpers.start()

@@ -11,7 +11,7 @@ from politecrawl.config import CrawlConfig
 from politecrawl.fetch import Fetcher
 from politecrawl.gate import Gate
 from politecrawl.store import Frontier, open_database
-from politecrawl.store.policies import PolicyStore
+from politecrawl.store.robots_outcomes import RobotsOutcomeStore
 from politecrawl.testing import FakeClock
 
 ORIGIN = "http://robots.test"
@@ -30,7 +30,7 @@ def setup(tmp_path, clock):
     frontier = Frontier(database)
     frontier.add([ORIGIN + "/", "http://other.test/"], now=clock.now())
     fetcher = Fetcher(user_agent=config.user_agent)
-    store = PolicyStore(database)
+    store = RobotsOutcomeStore(database)
 
     def make_gate(**changes):
         return Gate(
@@ -217,7 +217,7 @@ def test_o7_o6_a_busy_redirect_target_host_is_no_failure_and_never_uses_up_attem
     with Fetcher(user_agent=config.user_agent) as fetcher:
         gate = Gate(
             config,
-            PolicyStore(database),
+            RobotsOutcomeStore(database),
             fetcher,
             clock,
             reserve_host=lambda host, now: frontier.reserve_host(host, now=now),

@@ -19,7 +19,7 @@ from politecrawl.report.tables import without_spec_ids
 from politecrawl.store import Frontier, open_database
 from politecrawl.store.database import upgrade_database
 from politecrawl.store.hosts import host_waits
-from politecrawl.store.policies import PolicyStore
+from politecrawl.store.robots_outcomes import RobotsOutcomeStore
 from politecrawl.urls import InvalidURL, origin_of
 
 
@@ -30,7 +30,7 @@ def status_command(args: argparse.Namespace) -> int:
         now = datetime.now(UTC)
         stats = Frontier(database).stats(now=now)
         waits = host_waits(database)
-        outcomes = PolicyStore(database).all()
+        outcomes = RobotsOutcomeStore(database).all()
     finally:
         database.close()
     out = sys.stdout
@@ -68,7 +68,7 @@ def robots_show_command(args: argparse.Namespace) -> int:
         raise UserInputError(f"not an origin or URL: {args.origin!r} ({error.reason})") from None
     database = open_database(args.db, create=False)
     try:
-        outcome = PolicyStore(database).get(origin)
+        outcome = RobotsOutcomeStore(database).get(origin)
     finally:
         database.close()
     if outcome is None:

@@ -44,8 +44,13 @@ from politecrawl.report.tables import (
 )
 from politecrawl.robots import Verdict, parse_robots
 from politecrawl.store import Database, reading, sitemap_reading
-from politecrawl.store.reading_types import OriginRobots, SitemapRow, UrlHistory, UrlRow
-from politecrawl.store.reading_types import SitemapListing as StoredListing
+from politecrawl.store.reading_types import (
+    OriginRobots,
+    SitemapEntryRow,
+    SitemapRow,
+    UrlHistory,
+    UrlRow,
+)
 from politecrawl.urls import InvalidURL, canonicalize
 
 __all__ = ["build_report", "redirect_chains", "render_history"]
@@ -293,7 +298,7 @@ def _sitemap_facts(item: SitemapRow) -> list[tuple[str, str]]:
     return facts
 
 
-def _listed_at(item: StoredListing) -> str:
+def _listed_at(item: SitemapEntryRow) -> str:
     """A sitemap listing a URL: ``sitemap (line N, lastmod ...)``."""
     where = [f"line {item.line}"] if item.line is not None else []
     if item.lastmod is not None:

@@ -24,8 +24,7 @@ from politecrawl.report.check_model import (
 )
 from politecrawl.report.exclusions import robots_exclusion
 from politecrawl.store import Database, check_reading, reading
-from politecrawl.store.reading_types import FragmentLink, ReferredUrl, UrlRow
-from politecrawl.store.reading_types import Referrer as StoredReferrer
+from politecrawl.store.reading_types import FragmentLink, ReferredUrl, ReferrerRow, UrlRow
 from politecrawl.store.runs import last_config
 from politecrawl.urls import InvalidURL, canonicalize
 
@@ -73,7 +72,7 @@ def _was_on(config: Mapping[str, Any] | None) -> bool:
     return any(table.get(name) is True for table in tables for name in CHECK_SETTINGS)
 
 
-def referrer(ref: StoredReferrer) -> Referrer:
+def referrer(ref: ReferrerRow) -> Referrer:
     """A linking page as the store gives it, as the report's value (every section's)."""
     return Referrer(ref.url, ref.nofollow, ref.text, ref.line, ref.resource, ref.redirect)
 

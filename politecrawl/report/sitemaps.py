@@ -26,8 +26,7 @@ from politecrawl.report.sitemap_model import (
 )
 from politecrawl.report.tables import describe, when, without_spec_ids
 from politecrawl.store import Database, sitemap_reading
-from politecrawl.store.reading_types import ListedUrl, SitemapRow, UrlRow
-from politecrawl.store.reading_types import SitemapListing as StoredListing
+from politecrawl.store.reading_types import ListedUrl, SitemapEntryRow, SitemapRow, UrlRow
 from politecrawl.urls import InvalidURL, canonicalize
 
 __all__ = ["build_sitemap_audit", "listing", "sitemap_outcome"]
@@ -67,7 +66,7 @@ def build_sitemap_audit(database: Database) -> SitemapAudit:
     )
 
 
-def listing(stored: StoredListing) -> SitemapListing:
+def listing(stored: SitemapEntryRow) -> SitemapListing:
     """A store listing as the report's value."""
     return SitemapListing(stored.sitemap, stored.line, stored.lastmod, stored.lastmod_text)
 

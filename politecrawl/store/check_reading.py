@@ -27,8 +27,8 @@ from politecrawl.store.schema import (
     EXCLUDED,
     FAILED,
     PAGE,
-    LinkFragment,
-    Url,
+    LinkFragmentRecord,
+    UrlRecord,
 )
 from politecrawl.store.url_rows import chunks, origins_table, query_rows, url_select, urls_table
 
@@ -46,8 +46,8 @@ PERMANENT_REDIRECTS = (301, 308)
 """The statuses that tell a link's author to update the link (RFC 9110 15.4.2, 15.4.9)."""
 
 _urls = urls_table
-_fragments = cast(Table, LinkFragment.__table__)
-_linker = cast(Table, Url.__table__).alias("linker")
+_fragments = cast(Table, LinkFragmentRecord.__table__)
+_linker = cast(Table, UrlRecord.__table__).alias("linker")
 _is_check = _urls.c.kind == CHECK
 
 

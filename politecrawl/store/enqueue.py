@@ -23,12 +23,12 @@ from sqlalchemy.dialects import postgresql, sqlite
 from politecrawl.sitemaps import SitemapReading, SitemapSeed
 from politecrawl.store import statements as sql
 from politecrawl.store.frontier_types import AddResult, LinkOut
-from politecrawl.store.schema import CHECK, PAGE, QUEUED, SITEMAP, Host, Origin
+from politecrawl.store.schema import CHECK, PAGE, QUEUED, SITEMAP, HostRecord, OriginRecord
 from politecrawl.store.url_rows import chunks
 from politecrawl.urls import InvalidURL, canonicalize, split_canonical, url_key
 
-_hosts = cast(Table, Host.__table__)
-_origins = cast(Table, Origin.__table__)
+_hosts = cast(Table, HostRecord.__table__)
+_origins = cast(Table, OriginRecord.__table__)
 
 V = TypeVar("V")
 

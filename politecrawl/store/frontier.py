@@ -69,14 +69,14 @@ from politecrawl.store.schema import (
     PAGE,
     QUEUED,
     URL_STATES,
-    Host,
-    Origin,
-    Url,
+    HostRecord,
+    OriginRecord,
+    UrlRecord,
 )
 
-_hosts = cast(Table, Host.__table__)
-_origins = cast(Table, Origin.__table__)
-_urls = cast(Table, Url.__table__)
+_hosts = cast(Table, HostRecord.__table__)
+_origins = cast(Table, OriginRecord.__table__)
+_urls = cast(Table, UrlRecord.__table__)
 _HOUSEKEEPING_SECONDS = 1.0
 
 T = TypeVar("T")
@@ -355,7 +355,7 @@ class Frontier:
         ``sitemaps``: the origin's sitemaps its robots.txt named, queued in the same
         transaction as the release (S1). robots.txt itself was recorded just before, by the
         gate: should the crawl die in between, the next run queues what it missed
-        (``PolicyStore.without_sitemaps``, ``add_sitemaps``)."""
+        (``RobotsOutcomeStore.without_sitemaps``, ``add_sitemaps``)."""
         return LeaseEnd(lease, {"state": QUEUED}, next_fetch_at, sitemaps=tuple(sitemaps))
 
     @staticmethod

@@ -16,11 +16,19 @@ from sqlalchemy import Connection, Table, select, update
 from politecrawl.sitemaps import SitemapReading, SitemapSeed
 from politecrawl.store import statements as sql
 from politecrawl.store.frontier_types import HostPaceRecord, Lease, PageOutcome
-from politecrawl.store.schema import DEFERRED, DONE, FAILED, QUEUED, Origin, Sitemap, Url
+from politecrawl.store.schema import (
+    DEFERRED,
+    DONE,
+    FAILED,
+    QUEUED,
+    OriginRecord,
+    SitemapRecord,
+    UrlRecord,
+)
 
-_origins = cast(Table, Origin.__table__)
-_urls = cast(Table, Url.__table__)
-_sitemaps = cast(Table, Sitemap.__table__)
+_origins = cast(Table, OriginRecord.__table__)
+_urls = cast(Table, UrlRecord.__table__)
+_sitemaps = cast(Table, SitemapRecord.__table__)
 _KEPT_WHEN_NOT_MODIFIED = (
     "final_url",
     "content_type",

@@ -21,7 +21,7 @@ from sqlalchemy import Select, Table, and_, func, or_, select
 from politecrawl.errors import UserInputError
 from politecrawl.store import sitemap_reading
 from politecrawl.store.database import Database
-from politecrawl.store.reading_types import BrokenUrl, OriginRobots, Referrer, UrlHistory, UrlRow
+from politecrawl.store.reading_types import BrokenUrl, OriginRobots, ReferrerRow, UrlHistory, UrlRow
 from politecrawl.store.schema import (
     DEFERRED,
     DONE,
@@ -30,7 +30,7 @@ from politecrawl.store.schema import (
     OUT_OF_SCOPE,
     PAGE,
     URL_STATES,
-    Link,
+    LinkRecord,
 )
 from politecrawl.store.url_rows import (
     chunks,
@@ -44,7 +44,7 @@ from politecrawl.urls import InvalidURL, canonicalize, url_key
 
 _origins = origins_table
 _urls = urls_table
-_links = cast(Table, Link.__table__)
+_links = cast(Table, LinkRecord.__table__)
 FETCHED_STATES = (DONE, FAILED)
 _is_page = _urls.c.kind == PAGE  # S4: a sitemap is never one of the pages a section lists
 
@@ -72,12 +72,12 @@ def urls_in_state(database: Database, state: str, *, limit: int | None = None) -
 
 def referrers(
     database: Database, url_ids: Iterable[int], *, written_only: bool = False
-) -> dict[int, tuple[Referrer, ...]]:
+) -> dict[int, tuple[ReferrerRow, ...]]:
     """For each id, the pages linking to it (sorted by URL), with each link's text, line and
     kind; ids nobody links to are absent. ``written_only``: only links a person wrote, on a
     page (kind ``page``) that is no redirect (for "update this link", L1)."""
     ids = sorted(set(url_ids))
-    found: dict[int, list[Referrer]] = {}
+    found: dict[int, list[ReferrerRow]] = {}
     status = func.coalesce(_urls.c.status, 0)  # never NULL: ``~is_redirect`` stays two-valued
     is_redirect = and_(_urls.c.final_url.is_not(None), status >= 300, status < 400)
     statement = select(
@@ -98,7 +98,7 @@ def referrers(
             )
             for to_id, nofollow, text, line, resource, url, redirect in rows:
                 found.setdefault(to_id, []).append(
-                    Referrer(url, bool(nofollow), text, line, bool(resource), bool(redirect))
+                    ReferrerRow(url, bool(nofollow), text, line, bool(resource), bool(redirect))
                 )
     return {to_id: tuple(items) for to_id, items in found.items()}
 

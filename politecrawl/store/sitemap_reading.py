@@ -22,7 +22,7 @@ from politecrawl.store.database import Database
 from politecrawl.store.reading_types import (
     ListedLastmod,
     ListedUrl,
-    SitemapListing,
+    SitemapEntryRow,
     SitemapRow,
     UrlRow,
 )
@@ -33,10 +33,10 @@ from politecrawl.store.schema import (
     OUT_OF_SCOPE,
     PAGE,
     SITEMAP,
-    Link,
-    Sitemap,
-    SitemapEntry,
-    Url,
+    LinkRecord,
+    SitemapEntryRecord,
+    SitemapRecord,
+    UrlRecord,
 )
 from politecrawl.store.url_rows import (
     chunks,
@@ -63,11 +63,11 @@ SITEMAP_UNCHANGED = "sitemap-unchanged"
 """The reason of a URL whose fetch a recrawl spared because its sitemap lastmod was old (S3)."""
 
 _urls = urls_table
-_links = cast(Table, Link.__table__)
-_sitemaps = cast(Table, Sitemap.__table__)
-_entries = cast(Table, SitemapEntry.__table__)
-_listing_sitemap = cast(Table, Url.__table__).alias("listing_sitemap")
-_linker = cast(Table, Url.__table__).alias("linker")
+_links = cast(Table, LinkRecord.__table__)
+_sitemaps = cast(Table, SitemapRecord.__table__)
+_entries = cast(Table, SitemapEntryRecord.__table__)
+_listing_sitemap = cast(Table, UrlRecord.__table__).alias("listing_sitemap")
+_linker = cast(Table, UrlRecord.__table__).alias("linker")
 
 _is_page = _urls.c.kind == PAGE
 _is_listed = exists().where(_entries.c.url_id == _urls.c.id)
@@ -150,10 +150,10 @@ def _problems(text: str | None) -> tuple[str, ...]:
     return (str(value),)
 
 
-def listings(database: Database, url_ids: Iterable[int]) -> dict[int, tuple[SitemapListing, ...]]:
+def listings(database: Database, url_ids: Iterable[int]) -> dict[int, tuple[SitemapEntryRow, ...]]:
     """For each id, the sitemap entries listing it, by sitemap URL; unlisted ids are absent."""
     ids = sorted(set(url_ids))
-    found: dict[int, list[SitemapListing]] = {}
+    found: dict[int, list[SitemapEntryRow]] = {}
     with database.engine.connect() as connection:
         for chunk in chunks(ids):
             rows = connection.execute(
@@ -170,7 +170,7 @@ def listings(database: Database, url_ids: Iterable[int]) -> dict[int, tuple[Site
                 .order_by(_entries.c.url_id, _listing_sitemap.c.url)
             )
             for url_id, *listing in rows:
-                found.setdefault(url_id, []).append(SitemapListing(*listing))
+                found.setdefault(url_id, []).append(SitemapEntryRow(*listing))
     return {url_id: tuple(items) for url_id, items in found.items()}
 
 
@@ -241,7 +241,7 @@ def unlisted_pages(database: Database) -> list[UrlRow]:
 def lastmod_problems(database: Database) -> list[ListedLastmod]:
     """Entries whose lastmod is malformed (written, not read) or later than the sitemap's
     fetch; by listed URL, then sitemap."""
-    listed = cast(Table, Url.__table__).alias("listed")
+    listed = cast(Table, UrlRecord.__table__).alias("listed")
     statement = (
         select(
             listed.c.url,
@@ -266,7 +266,7 @@ def lastmod_problems(database: Database) -> list[ListedLastmod]:
     )
     with database.engine.connect() as connection:
         return [
-            ListedLastmod(url, SitemapListing(*listing))
+            ListedLastmod(url, SitemapEntryRow(*listing))
             for url, *listing in connection.execute(statement)
         ]
 
@@ -274,7 +274,7 @@ def lastmod_problems(database: Database) -> list[ListedLastmod]:
 def unchanged_count(database: Database) -> int:
     """URLs of the current pass whose fetch was spared because no sitemap lastmod was newer
     than the last fetch (reason ``sitemap-unchanged``, S3)."""
-    every = cast(Table, Url.__table__).alias("every")  # an alias: not correlated to the count
+    every = cast(Table, UrlRecord.__table__).alias("every")  # an alias: not correlated to the count
     current = select(func.max(every.c.pass_number)).scalar_subquery()
     with database.engine.connect() as connection:
         count = connection.execute(

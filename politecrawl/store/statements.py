@@ -2,7 +2,9 @@
 
 SQLAlchemy spends more time building and keying a statement than SQLite spends running it, so
 the statements run for every URL are constructed here once and executed with parameters; their
-compiled forms are cached by the engine.
+compiled forms are cached by the engine. Each statement has two names: its SQLAlchemy form,
+``TAKE_HOST_SLOT_SQL`` (or a builder of one dialect's form, ``_insert_url_sql``), and the
+``Prepared`` form the frontier runs, ``take_host_slot``.
 """
 
 from __future__ import annotations
@@ -37,24 +39,24 @@ from politecrawl.store.schema import (
     QUEUED,
     SITEMAP,
     EpochTime,
-    Host,
-    Link,
-    LinkFragment,
-    Origin,
-    Sitemap,
-    SitemapEntry,
-    Url,
+    HostRecord,
+    LinkFragmentRecord,
+    LinkRecord,
+    OriginRecord,
+    SitemapEntryRecord,
+    SitemapRecord,
+    UrlRecord,
     from_epoch,
     to_epoch,
 )
 
-hosts = cast(Table, Host.__table__)
-origins = cast(Table, Origin.__table__)
-urls = cast(Table, Url.__table__)
-links = cast(Table, Link.__table__)
-sitemaps = cast(Table, Sitemap.__table__)
-link_fragments = cast(Table, LinkFragment.__table__)
-sitemap_entries = cast(Table, SitemapEntry.__table__)
+hosts = cast(Table, HostRecord.__table__)
+origins = cast(Table, OriginRecord.__table__)
+urls = cast(Table, UrlRecord.__table__)
+links = cast(Table, LinkRecord.__table__)
+sitemaps = cast(Table, SitemapRecord.__table__)
+link_fragments = cast(Table, LinkFragmentRecord.__table__)
+sitemap_entries = cast(Table, SitemapEntryRecord.__table__)
 
 _NOW = bindparam("now", type_=EpochTime())
 
@@ -82,7 +84,7 @@ _DUE_HOST = (
     .limit(1)
     .scalar_subquery()
 )
-TAKE_HOST_SLOT = (
+TAKE_HOST_SLOT_SQL = (
     update(hosts)
     .where(hosts.c.id == _DUE_HOST)
     .values(in_flight=hosts.c.in_flight + 1, next_fetch_at=_NOW + hosts.c.delay_seconds)
@@ -91,7 +93,7 @@ TAKE_HOST_SLOT = (
 
 # The slot was taken on a host with nothing queued: give it back and let the host sleep until
 # add() wakes it.
-RETURN_EMPTY_SLOT = (
+RETURN_EMPTY_SLOT_SQL = (
     update(hosts)
     .where(hosts.c.id == bindparam("host_id"))
     .values(in_flight=hosts.c.in_flight - 1, active=False)
@@ -111,7 +113,7 @@ _REFERRER_URL: ColumnClause[str] = literal_column(
     "(SELECT referrer.url FROM urls AS referrer WHERE referrer.id = urls.discovered_from)"
 )
 
-LEASE_BEST_URL = (
+LEASE_BEST_URL_SQL = (
     update(urls)
     .where(urls.c.id == _BEST_QUEUED_URL, urls.c.state == QUEUED)
     .values(
@@ -138,7 +140,7 @@ LEASE_BEST_URL = (
     )
 )
 
-ORIGIN_NAME = select(origins.c.origin).where(origins.c.id == bindparam("origin_id"))
+ORIGIN_NAME_SQL = select(origins.c.origin).where(origins.c.id == bindparam("origin_id"))
 
 _NEXT = bindparam("next_at", type_=EpochTime())
 
@@ -148,7 +150,7 @@ _NEXT = bindparam("next_at", type_=EpochTime())
 # host are still in flight (max_in_flight_per_host > 1), whose own claims set it.
 # Further columns (active, delay_seconds, the pace columns) may come as parameters of the same
 # names.
-FREE_HOST = (
+FREE_HOST_SQL = (
     update(hosts)
     .where(hosts.c.host == bindparam("host_name"))
     .values(
@@ -163,7 +165,7 @@ FREE_HOST = (
 # Record a leased URL's outcome, if the lease is still its owner's; the columns to set come as
 # parameters of the same names.
 # A request slot on a named host, outside a lease (robots.txt redirects, O7).
-TAKE_NAMED_HOST_SLOT = (
+TAKE_NAMED_HOST_SLOT_SQL = (
     update(hosts)
     .where(
         hosts.c.host == bindparam("host_name"),
@@ -176,7 +178,7 @@ TAKE_NAMED_HOST_SLOT = (
 
 # Free the host after a lease that made no request (excluded, deferred): it gets back the slot
 # it was due at when the lease was claimed.
-FREE_UNUSED_HOST = (
+FREE_UNUSED_HOST_SQL = (
     update(hosts)
     .where(hosts.c.host == bindparam("host_name"))
     .values(
@@ -191,7 +193,7 @@ FREE_UNUSED_HOST = (
     )
 )
 
-FINISH_LEASED_URL = update(urls).where(
+FINISH_LEASED_URL_SQL = update(urls).where(
     urls.c.id == bindparam("url_id"),
     urls.c.state == LEASED,
     urls.c.lease_owner == bindparam("owner"),
@@ -206,11 +208,11 @@ _INSERTS: dict[str, Callable[[Table], Any]] = {
 }
 
 
-def _insert_url(dialect: str) -> Any:
+def _insert_url_sql(dialect: str) -> Any:
     return _INSERTS[dialect](urls).on_conflict_do_nothing(index_elements=["url_key"])
 
 
-def _insert_link(dialect: str) -> Any:
+def _insert_link_sql(dialect: str) -> Any:
     return (
         _INSERTS[dialect](links)
         .from_select(
@@ -229,7 +231,7 @@ def _insert_link(dialect: str) -> Any:
 
 
 # A fragment a page links to (L4), its target found by key; a page's own fragments included.
-def _insert_fragment(dialect: str) -> Any:
+def _insert_fragment_sql(dialect: str) -> Any:
     return (
         _INSERTS[dialect](link_fragments)
         .from_select(
@@ -247,7 +249,7 @@ def _insert_fragment(dialect: str) -> Any:
 
 # A sitemap's listing (S2, S3): one row a listed URL, found by key; a sitemap read again (a
 # later pass) updates what it says.
-def _insert_sitemap_entry(dialect: str) -> Any:
+def _insert_sitemap_entry_sql(dialect: str) -> Any:
     insert = _INSERTS[dialect](sitemap_entries).from_select(
         ["sitemap_id", "url_id", "lastmod", "lastmod_text", "line"],
         select(
@@ -269,7 +271,7 @@ def _insert_sitemap_entry(dialect: str) -> Any:
 
 
 # The newest lastmod any sitemap gave a URL.
-RAISE_SITEMAP_LASTMOD = (
+RAISE_SITEMAP_LASTMOD_SQL = (
     update(urls)
     .where(
         urls.c.url_key == bindparam("to_key"),
@@ -283,7 +285,7 @@ RAISE_SITEMAP_LASTMOD = (
 
 
 # A sitemap to read: its row, found by key; the first reason it was queued for is kept.
-def _insert_sitemap(dialect: str) -> Any:
+def _insert_sitemap_sql(dialect: str) -> Any:
     return (
         _INSERTS[dialect](sitemaps)
         .from_select(
@@ -301,7 +303,7 @@ def _insert_sitemap(dialect: str) -> Any:
 
 
 # A URL known as a page but not fetched yet is read as a sitemap once something names it so.
-MAKE_SITEMAP = (
+MAKE_SITEMAP_SQL = (
     update(urls)
     .where(
         urls.c.url_key == bindparam("to_key"),
@@ -314,12 +316,16 @@ MAKE_SITEMAP = (
 # A page fetched again with a new body (a recrawl): what it linked to and listed before is
 # forgotten, and the links of the new body are recorded in the same transaction, so that a link
 # removed from the page no longer names it as a referrer of a broken target.
-FORGET_LINKS = delete(links).where(links.c.from_id == bindparam("from_id"))
-FORGET_FRAGMENTS = delete(link_fragments).where(link_fragments.c.from_id == bindparam("from_id"))
-FORGET_LISTING = delete(sitemap_entries).where(sitemap_entries.c.sitemap_id == bindparam("from_id"))
+FORGET_LINKS_SQL = delete(links).where(links.c.from_id == bindparam("from_id"))
+FORGET_FRAGMENTS_SQL = delete(link_fragments).where(
+    link_fragments.c.from_id == bindparam("from_id")
+)
+FORGET_LISTING_SQL = delete(sitemap_entries).where(
+    sitemap_entries.c.sitemap_id == bindparam("from_id")
+)
 
 # Wake a host asleep with nothing queued: a new URL of it was just queued.
-ACTIVATE_HOST = (
+ACTIVATE_HOST_SQL = (
     update(hosts).where(hosts.c.id == bindparam("host_id"), ~hosts.c.active).values(active=True)
 )
 
@@ -427,21 +433,21 @@ moment = from_epoch
 
 
 # The statements run for every page, prepared for the driver.
-take_host_slot = Prepared(TAKE_HOST_SLOT)
-return_empty_slot = Prepared(RETURN_EMPTY_SLOT)
-lease_best_url = Prepared(LEASE_BEST_URL)
-finish_leased_url = Prepared(FINISH_LEASED_URL)
-free_host = Prepared(FREE_HOST)
-free_unused_host = Prepared(FREE_UNUSED_HOST)
-take_named_host_slot = Prepared(TAKE_NAMED_HOST_SLOT)
-insert_url = Prepared(_insert_url)
-insert_link = Prepared(_insert_link)
-insert_fragment = Prepared(_insert_fragment)
-insert_sitemap_entry = Prepared(_insert_sitemap_entry)
-insert_sitemap = Prepared(_insert_sitemap)
-raise_sitemap_lastmod = Prepared(RAISE_SITEMAP_LASTMOD)
-make_sitemap = Prepared(MAKE_SITEMAP)
-forget_links = Prepared(FORGET_LINKS)
-forget_fragments = Prepared(FORGET_FRAGMENTS)
-forget_listing = Prepared(FORGET_LISTING)
-activate_host = Prepared(ACTIVATE_HOST)
+take_host_slot = Prepared(TAKE_HOST_SLOT_SQL)
+return_empty_slot = Prepared(RETURN_EMPTY_SLOT_SQL)
+lease_best_url = Prepared(LEASE_BEST_URL_SQL)
+finish_leased_url = Prepared(FINISH_LEASED_URL_SQL)
+free_host = Prepared(FREE_HOST_SQL)
+free_unused_host = Prepared(FREE_UNUSED_HOST_SQL)
+take_named_host_slot = Prepared(TAKE_NAMED_HOST_SLOT_SQL)
+insert_url = Prepared(_insert_url_sql)
+insert_link = Prepared(_insert_link_sql)
+insert_fragment = Prepared(_insert_fragment_sql)
+insert_sitemap_entry = Prepared(_insert_sitemap_entry_sql)
+insert_sitemap = Prepared(_insert_sitemap_sql)
+raise_sitemap_lastmod = Prepared(RAISE_SITEMAP_LASTMOD_SQL)
+make_sitemap = Prepared(MAKE_SITEMAP_SQL)
+forget_links = Prepared(FORGET_LINKS_SQL)
+forget_fragments = Prepared(FORGET_FRAGMENTS_SQL)
+forget_listing = Prepared(FORGET_LISTING_SQL)
+activate_host = Prepared(ACTIVATE_HOST_SQL)

@@ -17,10 +17,10 @@ from sqlalchemy import Select, Table, select
 
 from politecrawl.store.database import Database
 from politecrawl.store.reading_types import UrlRow
-from politecrawl.store.schema import Origin, Url
+from politecrawl.store.schema import OriginRecord, UrlRecord
 
-origins_table = cast(Table, Origin.__table__)
-urls_table = cast(Table, Url.__table__)
+origins_table = cast(Table, OriginRecord.__table__)
+urls_table = cast(Table, UrlRecord.__table__)
 _parent = urls_table.alias("parent")
 _CHUNK = 500  # ids per IN list: well under every back end's parameter limit
 
