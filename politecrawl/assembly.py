@@ -19,8 +19,7 @@ from politecrawl.connect import AddressGuard
 from politecrawl.fetch import Fetcher, FetchLimits
 from politecrawl.gate import Gate
 from politecrawl.scope import Scope, TrapGuards
-from politecrawl.store import Database, Frontier
-from politecrawl.store.robots_outcomes import RobotsOutcomeStore
+from politecrawl.store import Database, Frontier, RobotsOutcomeStore
 from politecrawl.visit import Visitor
 from politecrawl.warc import ArchivingFetcher, WarcArchive
 

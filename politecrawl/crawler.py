@@ -40,14 +40,15 @@ from politecrawl.store import (
     Frontier,
     FrontierStats,
     Lease,
+    RobotsOutcomeStore,
     Wait,
+    finish_run,
+    host_waits,
     is_database_error,
     open_database,
+    start_run,
     worker_id,
 )
-from politecrawl.store.hosts import host_waits
-from politecrawl.store.robots_outcomes import RobotsOutcomeStore
-from politecrawl.store.runs import finish_run, start_run
 from politecrawl.visit import Visitor, VisitResult
 
 _POLL_SECONDS = 0.25

@@ -29,7 +29,7 @@ from politecrawl.robots.outcome import (
     outcome_of_response,
     renewed,
 )
-from politecrawl.store.robots_outcomes import RobotsOutcomeStore
+from politecrawl.store import RobotsOutcomeStore
 from politecrawl.urls import InvalidURL, canonicalize, split_canonical
 
 GateKind = Literal["allowed", "disallowed", "deferred", "robots_first"]

@@ -10,8 +10,7 @@ import responses
 from politecrawl.config import CrawlConfig
 from politecrawl.fetch import Fetcher
 from politecrawl.gate import Gate
-from politecrawl.store import Frontier, open_database
-from politecrawl.store.robots_outcomes import RobotsOutcomeStore
+from politecrawl.store import Frontier, RobotsOutcomeStore, open_database
 from politecrawl.testing import FakeClock
 
 ORIGIN = "http://robots.test"

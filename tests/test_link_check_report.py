@@ -48,10 +48,14 @@ from politecrawl.report.check_model import (
 from politecrawl.report.check_tables import NOT_CHECKED
 from politecrawl.report.html import render_html
 from politecrawl.robots.outcome import RobotsOutcome
-from politecrawl.store import LinkOut, PageOutcome, open_database
-from politecrawl.store.reading import url_history
-from politecrawl.store.robots_outcomes import RobotsOutcomeStore
-from politecrawl.store.runs import start_run
+from politecrawl.store import (
+    LinkOut,
+    PageOutcome,
+    RobotsOutcomeStore,
+    open_database,
+    start_run,
+    url_history,
+)
 from politecrawl.store.schema import LinkFragmentRecord, LinkRecord, UrlRecord
 
 T0 = datetime(2026, 1, 1, tzinfo=UTC)

@@ -40,9 +40,15 @@ from politecrawl.report.model import (
     SlowPage,
 )
 from politecrawl.robots.outcome import RobotsOutcome
-from politecrawl.store import Frontier, Lease, LinkOut, PageOutcome, open_database
-from politecrawl.store.reading import url_history
-from politecrawl.store.robots_outcomes import RobotsOutcomeStore
+from politecrawl.store import (
+    Frontier,
+    Lease,
+    LinkOut,
+    PageOutcome,
+    RobotsOutcomeStore,
+    open_database,
+    url_history,
+)
 
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
 AGENT = "examplebot"

@@ -37,9 +37,7 @@ from politecrawl.report.sitemap_model import (
     SitemapListing,
 )
 from politecrawl.robots.outcome import RobotsOutcome
-from politecrawl.store import LinkOut, PageOutcome, open_database
-from politecrawl.store.reading import url_history
-from politecrawl.store.robots_outcomes import RobotsOutcomeStore
+from politecrawl.store import LinkOut, PageOutcome, RobotsOutcomeStore, open_database, url_history
 from politecrawl.store.schema import LinkRecord, SitemapEntryRecord, SitemapRecord, UrlRecord
 
 T0 = datetime(2026, 1, 1, tzinfo=UTC)

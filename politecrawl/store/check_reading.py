@@ -34,10 +34,10 @@ from politecrawl.store.url_rows import chunks, origins_table, query_rows, url_se
 
 __all__ = [
     "PERMANENT_REDIRECTS",
-    "anchors",
     "broken_checks",
     "check_counts",
     "fragment_links",
+    "page_anchors",
     "permanent_redirects",
     "robots_forbidden_checks",
 ]
@@ -144,7 +144,7 @@ def fragment_links(database: Database) -> list[FragmentLink]:
         return [FragmentLink(*row) for row in connection.execute(statement)]
 
 
-def anchors(database: Database, url_ids: Iterable[int]) -> dict[int, frozenset[str]]:
+def page_anchors(database: Database, url_ids: Iterable[int]) -> dict[int, frozenset[str]]:
     """For each id, the page's ids and ``<a name>``s as recorded (L4); ids of pages fetched
     without fragment checking (``anchors`` NULL) are absent."""
     ids = sorted(set(url_ids))

@@ -204,7 +204,7 @@ def slow_pages(database: Database, *, min_seconds: float) -> list[UrlRow]:
     )
 
 
-def origins(
+def origin_robots(
     database: Database,
     *,
     outcome: str | None = None,
@@ -294,12 +294,12 @@ def url_history(database: Database, url: str) -> UrlHistory | None:
     if not rows:
         return None
     row = rows[0]
-    origin = origins(database, name=row.origin, with_body=True)
+    origin = origin_robots(database, name=row.origin, with_body=True)
     linking = referrers(database, [row.id]).get(row.id, ())
     return UrlHistory(
         row,
         linking,
         origin[0] if origin else None,
-        listings=sitemap_reading.listings(database, [row.id]).get(row.id, ()),
+        listings=sitemap_reading.sitemap_entries_of(database, [row.id]).get(row.id, ()),
         sitemap=sitemap_reading.sitemap_of(database, row.id),
     )

@@ -51,11 +51,11 @@ __all__ = [
     "SITEMAP_UNCHANGED",
     "lastmod_problems",
     "listed_problems",
-    "listings",
-    "orphans",
+    "sitemap_entries_of",
     "sitemap_of",
-    "sitemaps",
-    "unchanged_count",
+    "sitemap_orphans",
+    "sitemap_rows",
+    "sitemap_unchanged_count",
     "unlisted_pages",
 ]
 
@@ -78,7 +78,7 @@ _is_linked = exists().where(
 )
 
 
-def sitemaps(database: Database) -> list[SitemapRow]:
+def sitemap_rows(database: Database) -> list[SitemapRow]:
     """Every URL of kind ``sitemap``, read or not, with what reading it found; by URL."""
     return _sitemap_rows(database, _urls.c.kind == SITEMAP)
 
@@ -150,7 +150,9 @@ def _problems(text: str | None) -> tuple[str, ...]:
     return (str(value),)
 
 
-def listings(database: Database, url_ids: Iterable[int]) -> dict[int, tuple[SitemapEntryRow, ...]]:
+def sitemap_entries_of(
+    database: Database, url_ids: Iterable[int]
+) -> dict[int, tuple[SitemapEntryRow, ...]]:
     """For each id, the sitemap entries listing it, by sitemap URL; unlisted ids are absent."""
     ids = sorted(set(url_ids))
     found: dict[int, list[SitemapEntryRow]] = {}
@@ -178,7 +180,7 @@ def _listed(database: Database, where: ColumnElement[bool]) -> list[ListedUrl]:
     rows = query_rows(
         database, url_select().where(_is_page, _is_listed, where).order_by(_urls.c.url)
     )
-    listed = listings(database, [row.id for row in rows])
+    listed = sitemap_entries_of(database, [row.id for row in rows])
     return [ListedUrl(row, listed.get(row.id, ())) for row in rows]
 
 
@@ -201,7 +203,7 @@ def listed_problems(database: Database) -> list[ListedUrl]:
     )
 
 
-def orphans(database: Database) -> list[ListedUrl]:
+def sitemap_orphans(database: Database) -> list[ListedUrl]:
     """Listed pages no page links to (no ``links`` row from a URL of kind ``page``); by URL."""
     return _listed(database, ~_is_linked)
 
@@ -271,7 +273,7 @@ def lastmod_problems(database: Database) -> list[ListedLastmod]:
         ]
 
 
-def unchanged_count(database: Database) -> int:
+def sitemap_unchanged_count(database: Database) -> int:
     """URLs of the current pass whose fetch was spared because no sitemap lastmod was newer
     than the last fetch (reason ``sitemap-unchanged``, S3)."""
     every = cast(Table, UrlRecord.__table__).alias("every")  # an alias: not correlated to the count

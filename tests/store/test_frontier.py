@@ -289,7 +289,7 @@ def test_frontier_survives_reopening(database_url):
 
 
 def test_p2_o6_status_says_what_each_host_waits_for(frontier, database):
-    from politecrawl.store.hosts import host_waits
+    from politecrawl.store import host_waits
 
     frontier.add(
         ["http://a.example/1", "http://a.example/2", "http://b.example/1", "http://c.example/1"],
