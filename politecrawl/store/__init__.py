@@ -61,7 +61,6 @@ from politecrawl.store.reading import (
     url_history,
 )
 from politecrawl.store.reading_types import (
-    BrokenUrl,
     CheckCounts,
     FragmentLink,
     ListedLastmod,
@@ -92,7 +91,6 @@ __all__ = [
     "PAGE",
     "SITEMAP",
     "AddResult",
-    "BrokenUrl",
     "CheckCounts",
     "Completion",
     "Database",

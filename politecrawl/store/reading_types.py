@@ -63,18 +63,10 @@ class ReferrerRow:
 
 
 @dataclass(frozen=True, slots=True)
-class BrokenUrl:
-    """A URL answered with status >= 400, or that failed (network error, cut off, too many
-    redirects), with every page that links to it."""
-
-    row: UrlRow
-    referrers: tuple[ReferrerRow, ...]
-
-
-@dataclass(frozen=True, slots=True)
 class ReferredUrl:
-    """A URL with every page linking to it: a check that broke, a check robots.txt forbids, a
-    link target that redirects for good (L1-L3)."""
+    """A URL with every page linking to it: a page or a check that broke (answered status >= 400,
+    or failed: network error, cut off, too many redirects), a check robots.txt forbids, a link
+    target that redirects for good (L1-L3)."""
 
     row: UrlRow
     referrers: tuple[ReferrerRow, ...]

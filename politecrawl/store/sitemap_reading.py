@@ -39,7 +39,7 @@ from politecrawl.store.schema import (
     UrlRecord,
 )
 from politecrawl.store.url_rows import (
-    chunks,
+    grouped_by_id,
     origins_table,
     query_rows,
     url_row,
@@ -154,26 +154,22 @@ def sitemap_entries_of(
     database: Database, url_ids: Iterable[int]
 ) -> dict[int, tuple[SitemapEntryRow, ...]]:
     """For each id, the sitemap entries listing it, by sitemap URL; unlisted ids are absent."""
-    ids = sorted(set(url_ids))
-    found: dict[int, list[SitemapEntryRow]] = {}
-    with database.engine.connect() as connection:
-        for chunk in chunks(ids):
-            rows = connection.execute(
-                select(
-                    _entries.c.url_id,
-                    _listing_sitemap.c.url,
-                    _entries.c.line,
-                    _entries.c.lastmod,
-                    _entries.c.lastmod_text,
-                    _listing_sitemap.c.fetched_at,
-                )
-                .join(_listing_sitemap, _listing_sitemap.c.id == _entries.c.sitemap_id)
-                .where(_entries.c.url_id.in_(chunk))
-                .order_by(_entries.c.url_id, _listing_sitemap.c.url)
-            )
-            for url_id, *listing in rows:
-                found.setdefault(url_id, []).append(SitemapEntryRow(*listing))
-    return {url_id: tuple(items) for url_id, items in found.items()}
+    statement = (
+        select(
+            _entries.c.url_id,
+            _listing_sitemap.c.url,
+            _entries.c.line,
+            _entries.c.lastmod,
+            _entries.c.lastmod_text,
+            _listing_sitemap.c.fetched_at,
+        )
+        .join(_listing_sitemap, _listing_sitemap.c.id == _entries.c.sitemap_id)
+        .order_by(_entries.c.url_id, _listing_sitemap.c.url)
+    )
+    return {
+        url_id: tuple(SitemapEntryRow(*listing) for listing in rows)
+        for url_id, rows in grouped_by_id(database, statement, _entries.c.url_id, url_ids).items()
+    }
 
 
 def _listed(database: Database, where: ColumnElement[bool]) -> list[ListedUrl]:
