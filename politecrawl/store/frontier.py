@@ -35,7 +35,7 @@ from politecrawl.store import lease_ends
 from politecrawl.store import statements as sql
 from politecrawl.store.claims import Claimer, next_wait
 from politecrawl.store.database import Database
-from politecrawl.store.enqueue import Enqueuer, sort_links
+from politecrawl.store.enqueue import Enqueuer
 from politecrawl.store.frontier_reading import counts, seed_origins, seed_urls, url_of
 from politecrawl.store.frontier_types import (
     AddResult,
@@ -53,6 +53,7 @@ from politecrawl.store.leases import (
     wake_deferred_urls,
     wake_stranded_hosts,
 )
+from politecrawl.store.link_sorting import sort_links
 from politecrawl.store.outcomes import record_completion, record_end, sitemap_seed
 from politecrawl.store.passes import current_pass, start_pass
 from politecrawl.store.schema import URL_STATES
@@ -117,7 +118,7 @@ class Frontier:
     def _write(self, work: Callable[[Connection], T]) -> T:
         """``work`` in one write transaction, run again if the database aborts it (deadlock)."""
         return self.database.run(
-            work, on_commit=self._enqueuer.committed, on_rollback=self._enqueuer.rolled_back
+            work, on_commit=self._enqueuer.ids.committed, on_rollback=self._enqueuer.ids.rolled_back
         )
 
     # --- claiming ---------------------------------------------------------------------------
@@ -292,7 +293,7 @@ class Frontier:
         host, O7); False when the host is busy or not due. A host never seen is created."""
 
         def take_slot(connection: Connection) -> bool:
-            self._enqueuer.ensure_host(connection, host, now)
+            self._enqueuer.ids.ensure_host(connection, host, now)
             slot = sql.take_named_host_slot.first(
                 connection, {"host_name": host, "now": sql.epoch(now)}
             )

@@ -18,7 +18,7 @@ from sqlalchemy import Connection, Table, select, update
 
 from politecrawl.sitemaps import SitemapReading, SitemapSeed
 from politecrawl.store import statements as sql
-from politecrawl.store.enqueue import Enqueuer, SortedLinks
+from politecrawl.store.enqueue import Enqueuer
 from politecrawl.store.frontier_types import (
     Completion,
     HostPaceRecord,
@@ -26,6 +26,7 @@ from politecrawl.store.frontier_types import (
     LeaseEnd,
     PageOutcome,
 )
+from politecrawl.store.link_sorting import SortedLinks
 from politecrawl.store.schema import (
     DEFERRED,
     DONE,
