@@ -143,6 +143,7 @@ LEASE_BEST_URL_SQL = (
 ORIGIN_NAME_SQL = select(origins.c.origin).where(origins.c.id == bindparam("origin_id"))
 
 _NEXT = bindparam("next_at", type_=EpochTime())
+_ONE_FEWER_IN_FLIGHT = case((hosts.c.in_flight > 0, hosts.c.in_flight - 1), else_=0)
 
 # Free the host after a request: one fewer in flight, and the next start as the finished
 # request decided it (P3: a success ends a back-off at once). The start written at claim time is
@@ -154,7 +155,7 @@ FREE_HOST_SQL = (
     update(hosts)
     .where(hosts.c.host == bindparam("host_name"))
     .values(
-        in_flight=case((hosts.c.in_flight > 0, hosts.c.in_flight - 1), else_=0),
+        in_flight=_ONE_FEWER_IN_FLIGHT,
         next_fetch_at=case(
             ((hosts.c.in_flight > 1) & (hosts.c.next_fetch_at > _NEXT), hosts.c.next_fetch_at),
             else_=_NEXT,
@@ -162,8 +163,6 @@ FREE_HOST_SQL = (
     )
 )
 
-# Record a leased URL's outcome, if the lease is still its owner's; the columns to set come as
-# parameters of the same names.
 # A request slot on a named host, outside a lease (robots.txt redirects, O7).
 TAKE_NAMED_HOST_SLOT_SQL = (
     update(hosts)
@@ -182,7 +181,7 @@ FREE_UNUSED_HOST_SQL = (
     update(hosts)
     .where(hosts.c.host == bindparam("host_name"))
     .values(
-        in_flight=case((hosts.c.in_flight > 0, hosts.c.in_flight - 1), else_=0),
+        in_flight=_ONE_FEWER_IN_FLIGHT,
         next_fetch_at=case(
             (
                 hosts.c.next_fetch_at > bindparam("claimed_at", type_=EpochTime()),
@@ -193,6 +192,8 @@ FREE_UNUSED_HOST_SQL = (
     )
 )
 
+# Record a leased URL's outcome, if the lease is still its owner's; the columns to set come as
+# parameters of the same names.
 FINISH_LEASED_URL_SQL = update(urls).where(
     urls.c.id == bindparam("url_id"),
     urls.c.state == LEASED,
