@@ -26,28 +26,16 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from datetime import UTC, datetime, timedelta
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from sqlalchemy import Connection
 
-from politecrawl.sitemaps import SitemapSeed
 from politecrawl.store import lease_ends
 from politecrawl.store import statements as sql
 from politecrawl.store.claims import Claimer, next_wait
-from politecrawl.store.database import Database
 from politecrawl.store.enqueue import Enqueuer
 from politecrawl.store.frontier_reading import counts, seed_origins, seed_urls, url_of
-from politecrawl.store.frontier_types import (
-    AddResult,
-    Completion,
-    FrontierStats,
-    HostPaceRecord,
-    Lease,
-    LeaseEnd,
-    LinkOut,
-    PageOutcome,
-    Wait,
-)
+from politecrawl.store.frontier_types import Completion, FrontierStats, LeaseEnd, Wait
 from politecrawl.store.leases import (
     release_expired_leases,
     wake_deferred_urls,
@@ -57,6 +45,17 @@ from politecrawl.store.link_sorting import sort_links
 from politecrawl.store.outcomes import record_completion, record_end, sitemap_seed
 from politecrawl.store.passes import current_pass, start_pass
 from politecrawl.store.schema import URL_STATES
+
+if TYPE_CHECKING:
+    from politecrawl.sitemaps import SitemapSeed
+    from politecrawl.store.database import Database
+    from politecrawl.store.frontier_types import (
+        AddResult,
+        HostPaceRecord,
+        Lease,
+        LinkOut,
+        PageOutcome,
+    )
 
 _HOUSEKEEPING_SECONDS = 1.0
 
