@@ -28,7 +28,7 @@ from politecrawl.robots.outcome import (
     outcome_of_response,
     renewed,
 )
-from politecrawl.store.policies import PolicyStore
+from politecrawl.store import RobotsOutcomeStore
 from politecrawl.urls import InvalidURL, canonicalize, split_canonical
 
 GateKind = Literal["allowed", "disallowed", "deferred", "robots_first"]
@@ -67,7 +67,7 @@ class Gate:
     def __init__(
         self,
         settings: RobotsSettings,
-        policies: PolicyStore,
+        policies: RobotsOutcomeStore,
         fetcher: Fetcher,
         clock: Clock,
         *,

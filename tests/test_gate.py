@@ -10,8 +10,7 @@ import responses
 from politecrawl.config import CrawlConfig
 from politecrawl.fetch import Fetcher
 from politecrawl.gate import Gate
-from politecrawl.store import Frontier, open_database
-from politecrawl.store.policies import PolicyStore
+from politecrawl.store import Frontier, RobotsOutcomeStore, open_database
 from politecrawl.testing import FakeClock
 
 ORIGIN = "http://robots.test"
@@ -30,7 +29,7 @@ def setup(tmp_path, clock):
     frontier = Frontier(database)
     frontier.add([ORIGIN + "/", "http://other.test/"], now=clock.now())
     fetcher = Fetcher(user_agent=config.user_agent)
-    store = PolicyStore(database)
+    store = RobotsOutcomeStore(database)
 
     def make_gate(**changes):
         return gate_of(config.replace(**changes), store, fetcher, clock, frontier)
@@ -222,7 +221,7 @@ def test_o7_o6_a_busy_redirect_target_host_is_no_failure_and_never_uses_up_attem
     responses.get(ROBOTS, status=302, headers={"Location": "http://other.test/shared.txt"})
     responses.get("http://other.test/shared.txt", body="User-agent: *\nDisallow: /x\n")
     with Fetcher(user_agent=config.user_agent) as fetcher:
-        gate = gate_of(config, PolicyStore(database), fetcher, clock, frontier)
+        gate = gate_of(config, RobotsOutcomeStore(database), fetcher, clock, frontier)
         assert frontier.reserve_host("other.test", now=clock.now())  # someone else's request
         for _ in range(config.robots.robots_max_attempts + 3):
             outcome = gate.fetch_robots(ORIGIN)

@@ -48,11 +48,15 @@ from politecrawl.report.check_model import (
 from politecrawl.report.check_tables import NOT_CHECKED
 from politecrawl.report.html import render_html
 from politecrawl.robots.outcome import RobotsOutcome
-from politecrawl.store import LinkOut, PageOutcome, open_database
-from politecrawl.store.policies import PolicyStore
-from politecrawl.store.reading import url_history
-from politecrawl.store.runs import start_run
-from politecrawl.store.schema import Link, LinkFragment, Url
+from politecrawl.store import (
+    LinkOut,
+    PageOutcome,
+    RobotsOutcomeStore,
+    open_database,
+    start_run,
+    url_history,
+)
+from politecrawl.store.schema import LinkFragmentRecord, LinkRecord, UrlRecord
 
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
 A = "http://a.test"  # the site
@@ -112,8 +116,8 @@ CHECKS = {  # URL: check_method (None: not requested)
     f"{SLOW}/x": None,
 }
 
-_urls = cast(Table, Url.__table__)
-_links = cast(Table, Link.__table__)
+_urls = cast(Table, UrlRecord.__table__)
+_links = cast(Table, LinkRecord.__table__)
 
 
 class Crawl(Recorder):
@@ -135,7 +139,7 @@ def build_crawl(database) -> None:
     home = [LinkOut(to) for start, to in LINKS if start == f"{A}/"]
     crawl.fetch(f"{A}/", html, links=home)
     week = T0 + timedelta(days=7)
-    store = PolicyStore(database)
+    store = RobotsOutcomeStore(database)
     allow = RobotsOutcome("allow_all", 404, None, "404: no robots.txt", week, None, 0)
     for origin in (A, E, CDN):
         store.put(origin, allow, now=T0)
@@ -181,7 +185,7 @@ def build_crawl(database) -> None:
             )
             assert written.rowcount == 1, (start, to)
         connection.execute(
-            insert(cast(Table, LinkFragment.__table__)),
+            insert(cast(Table, LinkFragmentRecord.__table__)),
             [
                 {"from_id": ids[start], "to_id": ids[to], "fragment": fragment, "line": line}
                 for start, to, fragment, line in FRAGMENTS

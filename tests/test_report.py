@@ -40,9 +40,15 @@ from politecrawl.report.model import (
     SlowPage,
 )
 from politecrawl.robots.outcome import RobotsOutcome
-from politecrawl.store import Frontier, Lease, LinkOut, PageOutcome, open_database
-from politecrawl.store.policies import PolicyStore
-from politecrawl.store.reading import url_history
+from politecrawl.store import (
+    Frontier,
+    Lease,
+    LinkOut,
+    PageOutcome,
+    RobotsOutcomeStore,
+    open_database,
+    url_history,
+)
 
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
 AGENT = "examplebot"
@@ -106,7 +112,7 @@ def build_crawl(database) -> None:
         ("http://c.test", RobotsOutcome("allow_all", 404, None, O4, week, None, 0)),
         ("http://d.test", RobotsOutcome("disallow_all", 403, None, O5, week, None, 0)),
     ):
-        PolicyStore(database).put(origin, outcome, now=T0)
+        RobotsOutcomeStore(database).put(origin, outcome, now=T0)
     paths = ["about", "missing", "old", "loop-a", "private/x", "private/open/page", "doc.pdf"]
     paths += ["slow", "noindex", "nofollow", "a/a/a/a/a/a/a/"]
     links = [LinkOut(f"{A}/{path}") for path in paths] + [LinkOut("http://other.test/")]

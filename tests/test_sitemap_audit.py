@@ -37,10 +37,8 @@ from politecrawl.report.sitemap_model import (
     SitemapListing,
 )
 from politecrawl.robots.outcome import RobotsOutcome
-from politecrawl.store import LinkOut, PageOutcome, open_database
-from politecrawl.store.policies import PolicyStore
-from politecrawl.store.reading import url_history
-from politecrawl.store.schema import Link, Sitemap, SitemapEntry, Url
+from politecrawl.store import LinkOut, PageOutcome, RobotsOutcomeStore, open_database, url_history
+from politecrawl.store.schema import LinkRecord, SitemapEntryRecord, SitemapRecord, UrlRecord
 
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
 A = "http://a.test"
@@ -95,7 +93,7 @@ ENTRIES = {
     "sitemap_index.xml": [("sitemap-news.xml", 2, None, None), ("sitemap-big.xml", 3, None, None)],
 }
 
-_urls = cast(Table, Url.__table__)
+_urls = cast(Table, UrlRecord.__table__)
 
 
 def _ids(connection) -> dict[str, int]:
@@ -108,7 +106,7 @@ def build_crawl(database) -> None:
     sitemap_urls = [f"{A}/{path}" for path in SITEMAPS] + [f"{C}/sitemap.xml"]
     crawl.frontier.add([f"{A}/", f"{C}/", f"{A}/orphan", *sitemap_urls], now=T0)
     week = T0 + timedelta(days=7)
-    store = PolicyStore(database)
+    store = RobotsOutcomeStore(database)
     store.put(A, RobotsOutcome("parsed", 200, ROBOTS_A, "200: parsed", week, None, 0), now=T0)
     store.put(C, RobotsOutcome("allow_all", 404, None, "404: no robots.txt", week, None, 0), now=T0)
 
@@ -197,9 +195,9 @@ def build_crawl(database) -> None:
                 "problems": None,
             }
         )
-        connection.execute(insert(cast(Table, Sitemap.__table__)), rows)
+        connection.execute(insert(cast(Table, SitemapRecord.__table__)), rows)
         connection.execute(
-            insert(cast(Table, SitemapEntry.__table__)),
+            insert(cast(Table, SitemapEntryRecord.__table__)),
             [
                 {
                     "sitemap_id": ids[f"{A}/{sitemap}"],
@@ -214,7 +212,7 @@ def build_crawl(database) -> None:
         )
         # A listing is not a link: a links row from a sitemap (were one written) links nothing.
         link = {"from_id": ids[f"{A}/sitemap.xml"], "to_id": ids[f"{A}/orphan"], "nofollow": False}
-        connection.execute(insert(cast(Table, Link.__table__)), [link])
+        connection.execute(insert(cast(Table, LinkRecord.__table__)), [link])
         # A recrawl's 304 (E3): still the page it was.
         revalidated = _urls.c.id == ids[f"{A}/revalidated"]
         connection.execute(update(_urls).where(revalidated).values(status=304))

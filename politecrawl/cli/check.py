@@ -26,9 +26,7 @@ from politecrawl.cli.run import EXIT_FINISHED as EXIT_CLEAN
 from politecrawl.cli.run import EXIT_INTERRUPTED, crawl, effective_config
 from politecrawl.errors import StoreError, UserInputError
 from politecrawl.report import broken_count, build_report
-from politecrawl.store import open_database
-from politecrawl.store.reading import state_counts
-from politecrawl.store.runs import last_config
+from politecrawl.store import last_config, open_database, state_counts
 from politecrawl.urls import InvalidURL, canonicalize, split_canonical
 
 EXIT_BROKEN = 1

@@ -16,10 +16,13 @@ from pathlib import Path
 from politecrawl.errors import UserInputError
 from politecrawl.report.model import Report
 from politecrawl.report.tables import without_spec_ids
-from politecrawl.store import Frontier, open_database
-from politecrawl.store.database import upgrade_database
-from politecrawl.store.hosts import host_waits
-from politecrawl.store.policies import PolicyStore
+from politecrawl.store import (
+    Frontier,
+    RobotsOutcomeStore,
+    host_waits,
+    open_database,
+    upgrade_database,
+)
 from politecrawl.urls import InvalidURL, origin_of
 
 
@@ -30,7 +33,7 @@ def status_command(args: argparse.Namespace) -> int:
         now = datetime.now(UTC)
         stats = Frontier(database).stats(now=now)
         waits = host_waits(database)
-        outcomes = PolicyStore(database).all()
+        outcomes = RobotsOutcomeStore(database).all()
     finally:
         database.close()
     out = sys.stdout
@@ -68,7 +71,7 @@ def robots_show_command(args: argparse.Namespace) -> int:
         raise UserInputError(f"not an origin or URL: {args.origin!r} ({error.reason})") from None
     database = open_database(args.db, create=False)
     try:
-        outcome = PolicyStore(database).get(origin)
+        outcome = RobotsOutcomeStore(database).get(origin)
     finally:
         database.close()
     if outcome is None:
@@ -141,7 +144,7 @@ def _compare_command(args: argparse.Namespace) -> int:
         render_compare_json,
         render_compare_text,
     )
-    from politecrawl.store.passes import compare_passes  # noqa: PLC0415
+    from politecrawl.store import compare_passes  # noqa: PLC0415
 
     database = open_database(args.db, create=False)
     try:
@@ -179,7 +182,7 @@ def why_command(args: argparse.Namespace) -> int:
     """The history of one URL in the crawl: how it was found and each decision about it; the
     sitemaps listing it, or, for a sitemap, what reading it found (S4)."""
     from politecrawl.report import render_history  # noqa: PLC0415 (only this command needs it)
-    from politecrawl.store.reading import url_history  # noqa: PLC0415
+    from politecrawl.store import url_history  # noqa: PLC0415
 
     agent, _ = _crawl_settings(args.db)
     database = open_database(args.db, create=False)
@@ -200,7 +203,7 @@ def why_command(args: argparse.Namespace) -> int:
 def _crawl_settings(target: str) -> tuple[str, int]:
     """The agent and redirect limit the crawl in ``target`` ran with (defaults before a run)."""
     from politecrawl.config import CrawlConfig  # noqa: PLC0415
-    from politecrawl.store.runs import last_config  # noqa: PLC0415
+    from politecrawl.store import last_config  # noqa: PLC0415
 
     database = open_database(target, create=False)
     try:

@@ -27,8 +27,7 @@ from politecrawl.crawl.crawler import Crawler
 from politecrawl.errors import UserInputError
 from politecrawl.results import CrawlSummary, Excluded, Page
 from politecrawl.seeds import read_seeds
-from politecrawl.store import open_database
-from politecrawl.store.runs import last_config
+from politecrawl.store import last_config, open_database
 
 EXIT_FINISHED = 0
 EXIT_UNFINISHED = 1

@@ -19,8 +19,7 @@ from politecrawl.crawl.visit import Visitor
 from politecrawl.fetch import Fetcher, FetchLimits
 from politecrawl.gate import Gate
 from politecrawl.scope import Scope, TrapGuards
-from politecrawl.store import Database, Frontier
-from politecrawl.store.policies import PolicyStore
+from politecrawl.store import Database, Frontier, RobotsOutcomeStore
 from politecrawl.warc import ArchivingFetcher, WarcArchive
 
 
@@ -102,7 +101,7 @@ def visitor_of(
     """The visitor of one run, with its gate (robots.txt through the same fetcher)."""
     gate = Gate(
         config.robots,
-        PolicyStore(database),
+        RobotsOutcomeStore(database),
         fetcher,
         clock,
         user_agent=config.user_agent,

@@ -40,11 +40,12 @@ from politecrawl.store import (
     DatabaseSettings,
     Frontier,
     FrontierStats,
+    RobotsOutcomeStore,
+    finish_run,
+    host_waits,
     open_database,
+    start_run,
 )
-from politecrawl.store.hosts import host_waits
-from politecrawl.store.policies import PolicyStore
-from politecrawl.store.runs import finish_run, start_run
 
 
 class Crawler:
@@ -202,7 +203,7 @@ class Crawler:
         now = self.clock.now()
         self.frontier.release_expired(now=now)
         self.frontier.wake_stranded_hosts()
-        PolicyStore(self.database).retry_exhausted(now=now)
+        RobotsOutcomeStore(self.database).retry_exhausted(now=now)
         self.frontier.wake_indefinitely_deferred(now=now)
         run_id = self._run_id = start_run(
             self.database,
@@ -212,7 +213,7 @@ class Crawler:
         )
         visitor = self._visitor()
         if self.config.sitemaps.sitemaps and self.process_index == 0:
-            visitor.queue_missed_sitemaps(PolicyStore(self.database).without_sitemaps())
+            visitor.queue_missed_sitemaps(RobotsOutcomeStore(self.database).without_sitemaps())
         if self.process_index == 0 and self.config.crawl.processes > 1:
             self._helpers = HelperProcesses(
                 _serve_as_helper, self.config, self.config.crawl.processes

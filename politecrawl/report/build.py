@@ -1,7 +1,7 @@
 """The maintenance report and ``why``: a crawl database read back for people [C4, O3-O6, M6, T5].
 
 ``build_report(database, agent=...)`` reads the crawl database (through
-``politecrawl.store.reading``; this module never touches SQL) into a ``Report``: broken links
+``politecrawl.store``; this module never touches SQL) into a ``Report``: broken links
 with every page linking to them, redirect chains followed hop by hop (loops and chains longer
 than the crawl follows marked, C4), URLs excluded by robots.txt with the deciding line, URLs
 out of scope or caught by a trap guard (C1, C3), noindex and nofollow pages (T5), deferred
@@ -44,9 +44,27 @@ from politecrawl.report.tables import (
     without_spec_ids,
 )
 from politecrawl.robots import Verdict, parse_robots
-from politecrawl.store import Database, reading, sitemap_reading
-from politecrawl.store.reading_types import OriginRobots, SitemapRow, UrlHistory, UrlRow
-from politecrawl.store.reading_types import SitemapListing as StoredListing
+from politecrawl.store import (
+    Database,
+    OriginRobots,
+    SitemapEntryRow,
+    SitemapRow,
+    UrlHistory,
+    UrlRow,
+    broken_urls,
+    deferred_urls,
+    directive_pages,
+    origin_robots,
+    origin_urls,
+    out_of_scope,
+    redirect_rows,
+    robots_body,
+    robots_exclusions,
+    rows_by_url,
+    sitemap_entries_of,
+    slow_pages,
+    state_counts,
+)
 from politecrawl.urls import InvalidURL, canonicalize
 
 __all__ = ["build_report", "redirect_chains", "render_history"]
@@ -65,25 +83,25 @@ def build_report(
 ) -> Report:
     """Read the whole report out of ``database``; ``agent`` is the robot name whose robots.txt
     verdicts are compared; pages slower than ``slow_seconds`` are listed."""
-    origins = reading.origins(database)
+    origins = origin_robots(database)
     outcomes, disagreements = _robots_sections(database, origins, agent)
     return Report(
         agent=agent,
         database=database.target,
         slow_seconds=slow_seconds,
-        totals=reading.state_counts(database),
+        totals=state_counts(database),
         broken_links=_broken_links(database),
         redirect_chains=redirect_chains(database, max_redirects=max_redirects),
-        robots_excluded=tuple(map(robots_exclusion, reading.robots_exclusions(database))),
+        robots_excluded=tuple(map(robots_exclusion, robots_exclusions(database))),
         out_of_scope=tuple(
             ScopeExclusion(
                 row.url, row.reason or "scope", as_text(row.detail.get("rule")), row.discovered_from
             )
-            for row in reading.out_of_scope(database)
+            for row in out_of_scope(database)
         ),
         directive_pages=tuple(
             DirectivePage(row.url, row.status, bool(row.noindex), bool(row.nofollow))
-            for row in reading.directive_pages(database)
+            for row in directive_pages(database)
         ),
         deferred_origins=tuple(
             DeferredOrigin(o.origin, o.reason or "", o.failures, o.retry_at, o.status, o.url_count)
@@ -94,11 +112,11 @@ def build_report(
             DeferredUrl(
                 row.url, row.reason or "", row.next_attempt_at, row.detail, row.attempts, row.error
             )
-            for row in reading.deferred_urls(database)
+            for row in deferred_urls(database)
         ),
         slow_pages=tuple(
             SlowPage(row.url, row.elapsed_seconds or 0.0, row.status, row.size_bytes)
-            for row in reading.slow_pages(database, min_seconds=slow_seconds)
+            for row in slow_pages(database, min_seconds=slow_seconds)
         ),
         robots_outcomes=outcomes,
         disagreements=disagreements,
@@ -109,8 +127,8 @@ def build_report(
 
 def _broken_links(database: Database) -> tuple[BrokenLink, ...]:
     """Broken URLs with every page linking to them, and the sitemaps listing them."""
-    broken = reading.broken_urls(database)
-    listed = sitemap_reading.listings(database, (item.row.id for item in broken))
+    broken = broken_urls(database)
+    listed = sitemap_entries_of(database, (item.row.id for item in broken))
     return tuple(
         BrokenLink(
             item.row.url,
@@ -129,10 +147,10 @@ def redirect_chains(
 ) -> tuple[RedirectChain, ...]:
     """Every redirect chain, from a URL no other redirect leads to (or, for a pure loop, its
     first URL), followed through the redirect rows to where it ends; sorted by first URL."""
-    redirects = reading.redirect_rows(database)
+    redirects = redirect_rows(database)
     by_url = {row.url: row for row in redirects}
     target = {row.url: _canonical(row.final_url or "") for row in redirects}
-    ends = reading.rows_by_url(database, {url for url in target.values() if url not in by_url})
+    ends = rows_by_url(database, {url for url in target.values() if url not in by_url})
     targets = set(target.values())
     heads = [row.url for row in redirects if row.url not in targets]
     visited: set[str] = set()
@@ -174,12 +192,12 @@ def _robots_sections(
     disagreements: list[Disagreement] = []
     for origin in origins:
         warnings = 0
-        body = reading.robots_body(database, origin.id) if origin.outcome == "parsed" else None
+        body = robots_body(database, origin.id) if origin.outcome == "parsed" else None
         if body is not None:
             policy = parse_robots(body, semantics="draft")
             other = policy.with_semantics("rfc9309")
             warnings = len(policy.warnings)
-            for url in reading.origin_urls(database, origin.id):
+            for url in origin_urls(database, origin.id):
                 if policy.is_allowed(agent, url) == other.is_allowed(agent, url):
                     continue  # the fast check; ``disagreement`` explains the few that differ
                 found = policy.disagreement(agent, url)
@@ -296,7 +314,7 @@ def _sitemap_facts(item: SitemapRow) -> list[tuple[str, str]]:
     return facts
 
 
-def _listed_at(item: StoredListing) -> str:
+def _listed_at(item: SitemapEntryRow) -> str:
     """A sitemap listing a URL: ``sitemap (line N, lastmod ...)``."""
     where = [f"line {item.line}"] if item.line is not None else []
     if item.lastmod is not None:

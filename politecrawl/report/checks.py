@@ -1,7 +1,7 @@
 """The link checks of the report (L1-L4): a crawl's checks read back and judged.
 
 ``build_link_checks(database)`` reads the store's link-check queries
-(``politecrawl.store.check_reading``; this module never touches SQL) into a ``LinkChecks``: the
+(through ``politecrawl.store``; this module never touches SQL) into a ``LinkChecks``: the
 links leaving the site and the resources that broke, the links to URLs that redirect for good
 with where the redirects lead, the checks robots.txt forbids (with the deciding line, as for
 pages), the ``#fragment`` links whose page has no such anchor, and how much was checked. The
@@ -24,10 +24,21 @@ from politecrawl.report.check_model import (
     Referrer,
 )
 from politecrawl.report.exclusions import robots_exclusion
-from politecrawl.store import Database, check_reading, reading
-from politecrawl.store.reading_types import FragmentLink, ReferredUrl, UrlRow
-from politecrawl.store.reading_types import Referrer as StoredReferrer
-from politecrawl.store.runs import last_config
+from politecrawl.store import (
+    Database,
+    FragmentLink,
+    ReferredUrl,
+    ReferrerRow,
+    UrlRow,
+    broken_checks,
+    check_counts,
+    fragment_links,
+    last_config,
+    page_anchors,
+    permanent_redirects,
+    robots_forbidden_checks,
+    rows_by_url,
+)
 from politecrawl.urls import InvalidURL, canonicalize
 
 __all__ = ["CHECK_SETTINGS", "build_link_checks", "referrer"]
@@ -43,13 +54,13 @@ _WAITING = ("queued", "leased", "deferred")
 
 def build_link_checks(database: Database, *, max_redirects: int = MAX_REDIRECTS) -> LinkChecks:
     """What link checking found in the crawl in ``database``; sections empty when it was off."""
-    counts = check_reading.check_counts(database)
+    counts = check_counts(database)
     checks_made = counts.checks.get("done", 0) + counts.checks.get("failed", 0)
     enabled = bool(counts.checks or counts.fragment_links) or _was_on(last_config(database))
     if not enabled:
         return LinkChecks(pages_checked=counts.pages_fetched)
-    fragments = check_reading.fragment_links(database)
-    redirects, hops = check_reading.permanent_redirects(database)
+    fragments = fragment_links(database)
+    redirects, hops = permanent_redirects(database)
     return LinkChecks(
         enabled=True,
         pages_checked=counts.pages_fetched,
@@ -58,11 +69,9 @@ def build_link_checks(database: Database, *, max_redirects: int = MAX_REDIRECTS)
         fragments_checked=len(fragments),
         # A check no page links to any more (the link was removed since, a recrawl found) is
         # nobody's broken link.
-        broken=tuple(
-            _broken(item) for item in check_reading.broken_checks(database) if item.referrers
-        ),
+        broken=tuple(_broken(item) for item in broken_checks(database) if item.referrers),
         redirects=_redirects(database, redirects, hops, max_redirects),
-        robots_forbidden=tuple(map(_forbidden, check_reading.robots_forbidden_checks(database))),
+        robots_forbidden=tuple(map(_forbidden, robots_forbidden_checks(database))),
         missing_fragments=_missing_fragments(database, fragments),
     )
 
@@ -76,7 +85,7 @@ def _was_on(config: Mapping[str, Any] | None) -> bool:
     return any(table.get(name) is True for table in tables for name in CHECK_SETTINGS)
 
 
-def referrer(ref: StoredReferrer) -> Referrer:
+def referrer(ref: ReferrerRow) -> Referrer:
     """A linking page as the store gives it, as the report's value (every section's)."""
     return Referrer(ref.url, ref.nofollow, ref.text, ref.line, ref.resource, ref.redirect)
 
@@ -137,7 +146,7 @@ def _redirects(
                 break
             seen.add(url)
         walks.append((item, url, count, loop))
-    ends = reading.rows_by_url(
+    ends = rows_by_url(
         database, {url for _, url, _, _ in walks if url is not None and url not in hops}
     )
     return tuple(
@@ -173,7 +182,7 @@ def _missing_fragments(
 ) -> tuple[MissingFragment, ...]:
     """The fragments linked to that their page lacks, each with every link to it (by page,
     then fragment, as ``fragment_links`` orders them)."""
-    names = check_reading.anchors(database, {link.target_id for link in links})
+    names = page_anchors(database, {link.target_id for link in links})
     missing = (
         link
         for link in links

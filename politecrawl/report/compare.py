@@ -1,6 +1,6 @@
 """What changed between two passes of a crawl, for people and tools (issue 6).
 
-Renders a ``politecrawl.store.passes.PassComparison`` as text, CSV, JSON or one self-contained
+Renders a ``politecrawl.store.PassComparison`` as text, CSV, JSON or one self-contained
 HTML page: new, changed, unchanged, gone, newly broken, fixed, newly excluded by robots.txt,
 newly noindex, and redirects whose target changed. CSV and HTML go through the main report's
 renderers (``text.csv_cell``, ``html.render_page``), with the same guards: no spreadsheet
@@ -17,7 +17,7 @@ from html import escape
 from politecrawl.report.html import render_page
 from politecrawl.report.tables import Line, Table
 from politecrawl.report.text import csv_cell
-from politecrawl.store.passes import PassComparison
+from politecrawl.store import PassComparison
 
 _TITLES = {
     "new": "New pages",

@@ -1,7 +1,7 @@
 """The sitemap audit (S4): a crawl's sitemaps read back and judged against the crawl.
 
 ``build_sitemap_audit(database)`` reads the store's sitemap queries
-(``politecrawl.store.sitemap_reading``; this module never touches SQL) into a ``SitemapAudit``:
+(through ``politecrawl.store``; this module never touches SQL) into a ``SitemapAudit``:
 each sitemap with what became of it (read, redirected, failed with the reason, not fetched,
 waiting), the listed URLs that are broken, redirected, noindex, disallowed by robots.txt (with
 the deciding line), out of scope or not canonical, the pages missing from every sitemap, the
@@ -25,9 +25,19 @@ from politecrawl.report.sitemap_model import (
     SitemapRead,
 )
 from politecrawl.report.tables import describe, when, without_spec_ids
-from politecrawl.store import Database, sitemap_reading
-from politecrawl.store.reading_types import ListedUrl, SitemapRow, UrlRow
-from politecrawl.store.reading_types import SitemapListing as StoredListing
+from politecrawl.store import (
+    Database,
+    ListedUrl,
+    SitemapEntryRow,
+    SitemapRow,
+    UrlRow,
+    lastmod_problems,
+    listed_problems,
+    sitemap_orphans,
+    sitemap_rows,
+    sitemap_unchanged_count,
+    unlisted_pages,
+)
 from politecrawl.urls import InvalidURL, canonicalize
 
 __all__ = ["build_sitemap_audit", "listing", "sitemap_outcome"]
@@ -35,22 +45,22 @@ __all__ = ["build_sitemap_audit", "listing", "sitemap_outcome"]
 
 def build_sitemap_audit(database: Database) -> SitemapAudit:
     """Every sitemap of the crawl in ``database``, and every finding of the audit."""
-    rows = sitemap_reading.sitemaps(database)
+    rows = sitemap_rows(database)
     if not rows:
         return SitemapAudit()  # nothing listed anything: no finding can exist
     return SitemapAudit(
         sitemaps=tuple(map(_sitemap_read, rows)),
         listed_problems=tuple(
             problem
-            for listed in sitemap_reading.listed_problems(database)
+            for listed in listed_problems(database)
             for problem in _listed_problems(listed.row, tuple(map(listing, listed.listings)))
         ),
         missing=tuple(
             MissingPage(row.url, row.origin, row.discovered_from)
-            for row in sitemap_reading.unlisted_pages(database)
+            for row in unlisted_pages(database)
             if not _names_another_canonical(row)  # S4: such a page belongs in no sitemap
         ),
-        orphans=tuple(map(_orphan, sitemap_reading.orphans(database))),
+        orphans=tuple(map(_orphan, sitemap_orphans(database))),
         lastmod_problems=tuple(
             LastmodProblem(
                 entry.url,
@@ -61,13 +71,13 @@ def build_sitemap_audit(database: Database) -> SitemapAudit:
                 entry.listing.line,
                 entry.listing.sitemap_fetched_at,
             )
-            for entry in sitemap_reading.lastmod_problems(database)
+            for entry in lastmod_problems(database)
         ),
-        skipped_unchanged=sitemap_reading.unchanged_count(database),
+        skipped_unchanged=sitemap_unchanged_count(database),
     )
 
 
-def listing(stored: StoredListing) -> SitemapListing:
+def listing(stored: SitemapEntryRow) -> SitemapListing:
     """A store listing as the report's value."""
     return SitemapListing(stored.sitemap, stored.line, stored.lastmod, stored.lastmod_text)
 

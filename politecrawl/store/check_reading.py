@@ -19,7 +19,7 @@ from typing import cast
 from sqlalchemy import Table, and_, func, or_, select
 
 from politecrawl.store.database import Database
-from politecrawl.store.reading import referrers
+from politecrawl.store.reading import is_broken, with_referrers
 from politecrawl.store.reading_types import CheckCounts, FragmentLink, ReferredUrl, UrlRow
 from politecrawl.store.schema import (
     CHECK,
@@ -27,17 +27,23 @@ from politecrawl.store.schema import (
     EXCLUDED,
     FAILED,
     PAGE,
-    LinkFragment,
-    Url,
+    LinkFragmentRecord,
+    UrlRecord,
 )
-from politecrawl.store.url_rows import chunks, origins_table, query_rows, url_select, urls_table
+from politecrawl.store.url_rows import (
+    grouped_by_id,
+    origins_table,
+    query_rows,
+    url_select,
+    urls_table,
+)
 
 __all__ = [
     "PERMANENT_REDIRECTS",
-    "anchors",
     "broken_checks",
     "check_counts",
     "fragment_links",
+    "page_anchors",
     "permanent_redirects",
     "robots_forbidden_checks",
 ]
@@ -46,8 +52,8 @@ PERMANENT_REDIRECTS = (301, 308)
 """The statuses that tell a link's author to update the link (RFC 9110 15.4.2, 15.4.9)."""
 
 _urls = urls_table
-_fragments = cast(Table, LinkFragment.__table__)
-_linker = cast(Table, Url.__table__).alias("linker")
+_fragments = cast(Table, LinkFragmentRecord.__table__)
+_linker = cast(Table, UrlRecord.__table__).alias("linker")
 _is_check = _urls.c.kind == CHECK
 
 
@@ -67,20 +73,12 @@ def check_counts(database: Database) -> CheckCounts:
     return CheckCounts(dict(sorted(checks.items())), pages, int(fragments or 0))
 
 
-def _with_referrers(
-    database: Database, rows: list[UrlRow], *, written_only: bool = False
-) -> list[ReferredUrl]:
-    linking = referrers(database, [row.id for row in rows], written_only=written_only)
-    return [ReferredUrl(row, linking.get(row.id, ())) for row in rows]
-
-
 def broken_checks(database: Database) -> list[ReferredUrl]:
     """Checks answered with status >= 400, and checks that failed for good (a network error
     after the retries), by URL, each with every page linking to it (L1-L3). A check waiting
     for a retry is deferred, not broken (yet)."""
-    broken = or_(and_(_urls.c.state == DONE, _urls.c.status >= 400), _urls.c.state == FAILED)
-    rows = query_rows(database, url_select().where(_is_check, broken).order_by(_urls.c.url))
-    return _with_referrers(database, rows)
+    rows = query_rows(database, url_select().where(_is_check, is_broken).order_by(_urls.c.url))
+    return with_referrers(database, rows)
 
 
 def robots_forbidden_checks(database: Database) -> list[ReferredUrl]:
@@ -93,7 +91,7 @@ def robots_forbidden_checks(database: Database) -> list[ReferredUrl]:
         .where(_is_check, _urls.c.state == EXCLUDED, _urls.c.reason == "robots")
         .order_by(_urls.c.url),
     )
-    return _with_referrers(database, rows)
+    return with_referrers(database, rows)
 
 
 def permanent_redirects(database: Database) -> tuple[list[ReferredUrl], dict[str, UrlRow]]:
@@ -110,7 +108,7 @@ def permanent_redirects(database: Database) -> tuple[list[ReferredUrl], dict[str
         )
         .order_by(_urls.c.url),
     )
-    linked = [item for item in _with_referrers(database, rows, written_only=True) if item.referrers]
+    linked = [item for item in with_referrers(database, rows, written_only=True) if item.referrers]
     return linked, {row.url: row for row in rows}
 
 
@@ -144,18 +142,12 @@ def fragment_links(database: Database) -> list[FragmentLink]:
         return [FragmentLink(*row) for row in connection.execute(statement)]
 
 
-def anchors(database: Database, url_ids: Iterable[int]) -> dict[int, frozenset[str]]:
+def page_anchors(database: Database, url_ids: Iterable[int]) -> dict[int, frozenset[str]]:
     """For each id, the page's ids and ``<a name>``s as recorded (L4); ids of pages fetched
     without fragment checking (``anchors`` NULL) are absent."""
-    ids = sorted(set(url_ids))
-    found: dict[int, frozenset[str]] = {}
-    with database.engine.connect() as connection:
-        for chunk in chunks(ids):
-            rows = connection.execute(
-                select(_urls.c.id, _urls.c.anchors).where(
-                    _urls.c.id.in_(chunk), _urls.c.anchors.is_not(None)
-                )
-            )
-            for url_id, text in rows:
-                found[url_id] = frozenset(name for name in text.split("\n") if name)
-    return found
+    statement = select(_urls.c.id, _urls.c.anchors).where(_urls.c.anchors.is_not(None))
+    grouped = grouped_by_id(database, statement, _urls.c.id, url_ids)  # one row an id
+    return {
+        url_id: frozenset(name for name in rows[0][0].split("\n") if name)
+        for url_id, rows in grouped.items()
+    }

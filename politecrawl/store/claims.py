@@ -15,10 +15,10 @@ from sqlalchemy import Connection, Table, func, select
 
 from politecrawl.store import statements as sql
 from politecrawl.store.frontier_types import Lease, Wait
-from politecrawl.store.schema import DEFERRED, LEASED, QUEUED, Host, Url
+from politecrawl.store.schema import DEFERRED, LEASED, QUEUED, HostRecord, UrlRecord
 
-_hosts = cast(Table, Host.__table__)
-_urls = cast(Table, Url.__table__)
+_hosts = cast(Table, HostRecord.__table__)
+_urls = cast(Table, UrlRecord.__table__)
 _MAX_EMPTY_HOSTS_PER_CLAIM = 50
 
 
@@ -104,7 +104,7 @@ class Claimer:
     def _origin_name(self, connection: Connection, origin_id: int) -> str:
         name = self._origin_names.get(origin_id)
         if name is None:
-            name = connection.execute(sql.ORIGIN_NAME, {"origin_id": origin_id}).scalar_one()
+            name = connection.execute(sql.ORIGIN_NAME_SQL, {"origin_id": origin_id}).scalar_one()
             self._origin_names[origin_id] = name
         return name
 

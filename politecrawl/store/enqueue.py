@@ -1,80 +1,40 @@
-"""Putting URLs into the frontier: canonical form, de-duplication, origins and hosts [C2, O1].
+"""Putting URLs into the frontier: de-duplication, links, sitemaps and their listings [C2].
 
 URLs arrive in batches (a seed list, a page's links) and go in with one multi-row
 ``INSERT ... ON CONFLICT DO NOTHING`` on the unique URL key, so tens of thousands per call are
-cheap and a URL already known, in any state, is never queued again in the pass. Origin and host
-rows are created on first sight and their ids cached for the life of the process; an id becomes
-visible to the other threads only once the transaction that created or read it has committed
-(``committed``), and is dropped if it rolled back (``rolled_back``).
+cheap and a URL already known, in any state, is never queued again in the pass. The links are
+sorted out before the transaction (``link_sorting``); origin and host ids come from
+``origin_hosts``, which creates their rows on first sight.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import threading
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Generic, NamedTuple, TypeVar, cast
 
-from sqlalchemy import Connection, Table, select
-from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy import Connection
 
 from politecrawl.sitemaps import SitemapReading, SitemapSeed
 from politecrawl.store import statements as sql
 from politecrawl.store.frontier_types import AddResult, LinkOut
-from politecrawl.store.schema import CHECK, PAGE, QUEUED, SITEMAP, Host, Origin
-from politecrawl.store.url_rows import chunks
-from politecrawl.urls import InvalidURL, canonicalize, split_canonical, url_key
+from politecrawl.store.link_sorting import (
+    NewUrl,
+    SortedLinks,
+    canonical_urls,
+    new_urls,
+    sort_links,
+)
+from politecrawl.store.origin_hosts import OriginHostIds
+from politecrawl.store.schema import CHECK, PAGE, QUEUED, SITEMAP
+from politecrawl.urls import url_key
 
-_hosts = cast(Table, Host.__table__)
-_origins = cast(Table, Origin.__table__)
-
-V = TypeVar("V")
-
-
-class _Ids(Generic[V]):
-    """Row ids by name: those of committed rows, shared by every thread, and those this thread's
-    open transaction created or read, kept apart until it commits (another thread must not use
-    an id that a rollback can take back, and SQLite hands a rolled-back id out again)."""
-
-    def __init__(self) -> None:
-        self._committed: dict[str, V] = {}
-        self._local = threading.local()
-
-    def _pending(self) -> dict[str, V]:
-        pending: dict[str, V] | None = getattr(self._local, "ids", None)
-        if pending is None:
-            pending = self._local.ids = {}
-        return pending
-
-    def get(self, name: str) -> V | None:
-        found = self._committed.get(name)
-        return found if found is not None else self._pending().get(name)
-
-    def __contains__(self, name: str) -> bool:
-        return self.get(name) is not None
-
-    def __getitem__(self, name: str) -> V:
-        found = self.get(name)
-        if found is None:
-            raise KeyError(name)
-        return found
-
-    def put(self, pairs: Iterable[tuple[str, V]]) -> None:
-        self._pending().update(pairs)
-
-    def publish(self) -> None:
-        pending = self._pending()
-        self._committed.update(pending)
-        pending.clear()
-
-    def discard(self) -> None:
-        self._pending().clear()
+__all__ = ["Enqueuer"]
 
 
 class Enqueuer:
-    """Adds URLs and links inside the caller's transaction; caches origin and host ids."""
+    """Adds URLs and links inside the caller's transaction; ``ids`` has their origins' and
+    hosts' ids (and must hear when the transaction commits or rolls back)."""
 
     def __init__(
         self,
@@ -84,22 +44,12 @@ class Enqueuer:
         max_in_flight_per_host: int,
         pass_number: int,
     ) -> None:
-        self._insert = sqlite.insert if is_sqlite else postgresql.insert
-        self.default_delay_seconds = default_delay_seconds
-        self.max_in_flight_per_host = max_in_flight_per_host
+        self.ids = OriginHostIds(
+            is_sqlite,
+            default_delay_seconds=default_delay_seconds,
+            max_in_flight_per_host=max_in_flight_per_host,
+        )
         self.pass_number = pass_number
-        self._host_ids: _Ids[int] = _Ids()
-        self._origin_ids: _Ids[tuple[int, int]] = _Ids()
-
-    def committed(self) -> None:
-        """This thread's transaction committed: its ids are now everyone's."""
-        self._host_ids.publish()
-        self._origin_ids.publish()
-
-    def rolled_back(self) -> None:
-        """This thread's transaction rolled back: the ids it created may not exist."""
-        self._host_ids.discard()
-        self._origin_ids.discard()
 
     def add(
         self,
@@ -112,10 +62,10 @@ class Enqueuer:
         discovered_from: int | None = None,
     ) -> AddResult:
         """Canonicalise, de-duplicate and queue ``urls``; report what was new."""
-        found, invalid, repeated = _canonical_urls(urls)
+        found, invalid, repeated = canonical_urls(urls)
         added = self._insert_urls(
             connection,
-            _split(found),
+            new_urls(found),
             now=now,
             depth=depth,
             priority=priority,
@@ -126,7 +76,7 @@ class Enqueuer:
     def _insert_urls(
         self,
         connection: Connection,
-        found: dict[bytes, _NewUrl],
+        found: dict[bytes, NewUrl],
         *,
         now: datetime,
         depth: int,
@@ -137,7 +87,7 @@ class Enqueuer:
     ) -> int:
         if not found:
             return 0
-        ids = self._origin_and_host_ids(
+        ids = self.ids.for_origins(
             connection, {new.origin: new.host for new in found.values()}, now
         )
         discovered_at = sql.epoch(now)
@@ -165,63 +115,6 @@ class Enqueuer:
         sql.activate_host.many(connection, [{"host_id": host_id} for host_id in host_ids])
         return added
 
-    def _origin_and_host_ids(
-        self, connection: Connection, hosts_by_origin: dict[str, str], now: datetime
-    ) -> dict[str, tuple[int, int]]:
-        """``origin -> (origin id, host id)``, creating the rows not seen before, in batches."""
-        new_origins = {o: h for o, h in hosts_by_origin.items() if o not in self._origin_ids}
-        new_hosts = sorted({h for h in new_origins.values() if h not in self._host_ids})
-        if new_hosts:
-            host_rows = [self._new_host_row(host, now) for host in new_hosts]
-            connection.execute(
-                self._insert(_hosts).on_conflict_do_nothing(index_elements=["host"]), host_rows
-            )
-            for chunk in chunks(new_hosts):
-                rows = connection.execute(
-                    select(_hosts.c.host, _hosts.c.id).where(_hosts.c.host.in_(chunk))
-                )
-                self._host_ids.put((row.host, row.id) for row in rows)
-        if new_origins:
-            origin_rows = [
-                {"origin": origin, "host_id": self._host_ids[host], "robots_failures": 0}
-                for origin, host in sorted(new_origins.items())
-            ]
-            connection.execute(
-                self._insert(_origins).on_conflict_do_nothing(index_elements=["origin"]),
-                origin_rows,
-            )
-            for chunk in chunks(sorted(new_origins)):
-                rows = connection.execute(
-                    select(_origins.c.origin, _origins.c.id, _origins.c.host_id).where(
-                        _origins.c.origin.in_(chunk)
-                    )
-                )
-                self._origin_ids.put((row.origin, (row.id, row.host_id)) for row in rows)
-        return {origin: self._origin_ids[origin] for origin in hosts_by_origin}
-
-    def ensure_host(self, connection: Connection, host: str, now: datetime) -> None:
-        """Create the row of a host never seen before (for a slot outside the queue)."""
-        if host in self._host_ids:
-            return
-        connection.execute(
-            self._insert(_hosts).on_conflict_do_nothing(index_elements=["host"]),
-            [self._new_host_row(host, now)],
-        )
-        host_id = connection.execute(select(_hosts.c.id).where(_hosts.c.host == host)).scalar_one()
-        self._host_ids.put([(host, host_id)])
-
-    def _new_host_row(self, host: str, now: datetime) -> dict[str, Any]:
-        return {
-            "host": host,
-            "active": True,
-            "next_fetch_at": now,
-            "in_flight": 0,
-            "max_in_flight": self.max_in_flight_per_host,
-            "delay_seconds": self.default_delay_seconds,
-            "backoff_seconds": 0.0,
-            "error_streak": 0,
-        }
-
     def add_redirect(
         self,
         connection: Connection,
@@ -238,7 +131,7 @@ class Enqueuer:
         is fetched in its own host's slot after its own robots check, like any other hop.
         ``sitemap``: the target is that sitemap (a sitemap that redirects); ``kind``: a check's
         target is a check (L1), anything else's a page."""
-        found, _, _ = _canonical_urls([target])
+        found, _, _ = canonical_urls([target])
         if sitemap is not None:
             self.queue_sitemaps(
                 connection,
@@ -251,7 +144,7 @@ class Enqueuer:
         else:
             self._insert_urls(
                 connection,
-                _split(found),
+                new_urls(found),
                 now=now,
                 depth=from_depth,
                 priority=0,
@@ -322,7 +215,7 @@ class Enqueuer:
             return
         self._insert_urls(
             connection,
-            _split({key: seed.url for key, seed in found.items()}),
+            new_urls({key: seed.url for key, seed in found.items()}),
             now=now,
             depth=depth,
             priority=0,
@@ -358,7 +251,7 @@ class Enqueuer:
         listed = {url_key(page.url): page for page in reading.pages}
         self._insert_urls(
             connection,
-            _split({key: page.url for key, page in listed.items()}),
+            new_urls({key: page.url for key, page in listed.items()}),
             now=now,
             depth=sitemap_depth + 1,
             priority=0,
@@ -392,100 +285,3 @@ class Enqueuer:
             discovered_from=sitemap_id,
             now=now,
         )
-
-
-class _NewUrl(NamedTuple):
-    """A canonical URL about to be queued, with its origin and host."""
-
-    url: str
-    origin: str
-    host: str
-
-
-class LinkRow(NamedTuple):
-    """What the ``links`` table keeps of a link."""
-
-    nofollow: bool
-    text: str | None = None
-    line: int | None = None
-    resource: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class SortedLinks:
-    """A page's links made ready for its transaction (canonical, keyed, sorted out), so that
-    the work done while the database is locked is the SQL alone."""
-
-    followable: dict[bytes, _NewUrl]
-    """The URLs to queue, by key, in the page's order."""
-    recorded: dict[bytes, LinkRow]
-    """Every link target by key: the rows for reports."""
-    resources: dict[bytes, _NewUrl] = dataclasses.field(default_factory=dict)
-    """Resources to queue as checks (L3)."""
-    fragments: tuple[tuple[bytes, str, int | None], ...] = ()
-    """``(target key, fragment, line)`` for each fragment linked to (L4)."""
-
-
-def sort_links(
-    links: Sequence[LinkOut], *, follow_links: bool = True, record_only: bool = False
-) -> SortedLinks:
-    """Sort out a page's links (of any form): those to queue and those to record.
-
-    A link is followable when ``follow_links`` and it has no rel=nofollow; a target linked
-    several times is recorded as nofollow only if every occurrence is. ``record_only``: record
-    the links, queue none (a redirect's target, queued by itself). A resource (L3) is queued
-    as a check, never as a page.
-    """
-    recorded: dict[bytes, LinkRow] = {}
-    followable: dict[bytes, str] = {}
-    resources: dict[bytes, str] = {}
-    fragments: list[tuple[bytes, str, int | None]] = []
-    for link in links:
-        try:
-            canonical = link.url if link.canonical else canonicalize(link.url)
-        except InvalidURL:
-            continue
-        key = url_key(canonical)
-        skipped = link.nofollow or not follow_links
-        earlier = recorded.get(key)
-        nofollow = False if record_only else skipped and (earlier is None or earlier.nofollow)
-        if earlier is None:
-            recorded[key] = LinkRow(nofollow, link.text, link.line, link.resource)
-        elif earlier.nofollow != nofollow:
-            recorded[key] = earlier._replace(nofollow=nofollow)
-        fragments += [(key, fragment, link.line) for fragment in link.fragments]
-        if record_only or skipped:
-            continue
-        if link.resource:
-            resources[key] = canonical
-        else:
-            followable[key] = canonical
-    return SortedLinks(
-        _split(followable),
-        recorded,
-        _split({key: url for key, url in resources.items() if key not in followable}),
-        tuple(fragments),
-    )
-
-
-def _split(found: dict[bytes, str]) -> dict[bytes, _NewUrl]:
-    return {key: _NewUrl(url, *split_canonical(url)) for key, url in found.items()}
-
-
-def _canonical_urls(urls: Iterable[str]) -> tuple[dict[bytes, str], list[tuple[str, str]], int]:
-    """``(key -> canonical URL, [(invalid URL, reason)], number of repeats)``."""
-    found: dict[bytes, str] = {}
-    invalid: list[tuple[str, str]] = []
-    repeated = 0
-    for raw in urls:
-        try:
-            canonical = canonicalize(raw)
-        except InvalidURL as error:
-            invalid.append((raw, error.reason))
-            continue
-        key = url_key(canonical)
-        if key in found:
-            repeated += 1
-        else:
-            found[key] = canonical
-    return found, invalid, repeated

@@ -11,9 +11,9 @@ with a ``Completion`` (a response, with its links, listing or check) or a ``Leas
 ``released``, ``kept``); ``complete_and_claim`` records either with the worker's next claim
 in one short transaction, and ``complete``/``end`` (and ``exclude``, ``fail``, ...) record one
 at once.
-The parts: ``claims`` (the claim and the next wait), ``outcomes`` (the one write that ends a
-lease), ``enqueue`` (new URLs and links), ``leases`` (expiry and wake-ups); this class puts
-them in transactions.
+The parts: ``claims`` (the claim and the next wait), ``lease_ends`` (the ``LeaseEnd``
+builders), ``outcomes`` (what a lease's end writes), ``enqueue`` (new URLs and links),
+``leases`` (expiry and wake-ups); this class puts them in transactions.
 
 Leases (C5): a claimed URL belongs to its worker until the lease expires; expired leases return
 to the queue, and so do, at once, the leases of workers on this machine whose process is gone.
@@ -26,57 +26,37 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from datetime import UTC, datetime, timedelta
-from typing import Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeVar
 
-from sqlalchemy import Connection, Table, func, select
+from sqlalchemy import Connection
 
-from politecrawl.sitemaps import SitemapSeed
+from politecrawl.store import lease_ends
 from politecrawl.store import statements as sql
 from politecrawl.store.claims import Claimer, next_wait
-from politecrawl.store.database import Database
-from politecrawl.store.enqueue import Enqueuer, SortedLinks, sort_links
-from politecrawl.store.frontier_types import (
-    AddResult,
-    Completion,
-    FrontierStats,
-    HostPaceRecord,
-    Lease,
-    LeaseEnd,
-    LinkOut,
-    OriginDeferral,
-    PageOutcome,
-    Wait,
-)
+from politecrawl.store.enqueue import Enqueuer
+from politecrawl.store.frontier_reading import counts, seed_origins, seed_urls, url_of
+from politecrawl.store.frontier_types import Completion, FrontierStats, LeaseEnd, Wait
 from politecrawl.store.leases import (
     release_expired_leases,
     wake_deferred_urls,
     wake_stranded_hosts,
 )
-from politecrawl.store.outcomes import (
-    as_json,
-    defer_queued_of_origin,
-    finish_lease,
-    page_values,
-    record_reading,
-    sitemap_seed,
-)
+from politecrawl.store.link_sorting import sort_links
+from politecrawl.store.outcomes import record_completion, record_end, sitemap_seed
 from politecrawl.store.passes import current_pass, start_pass
-from politecrawl.store.schema import (
-    DEFERRED,
-    DONE,
-    FAILED,
-    LEASED,
-    PAGE,
-    QUEUED,
-    URL_STATES,
-    Host,
-    Origin,
-    Url,
-)
+from politecrawl.store.schema import URL_STATES
 
-_hosts = cast(Table, Host.__table__)
-_origins = cast(Table, Origin.__table__)
-_urls = cast(Table, Url.__table__)
+if TYPE_CHECKING:
+    from politecrawl.sitemaps import SitemapSeed
+    from politecrawl.store.database import Database
+    from politecrawl.store.frontier_types import (
+        AddResult,
+        HostPaceRecord,
+        Lease,
+        LinkOut,
+        PageOutcome,
+    )
+
 _HOUSEKEEPING_SECONDS = 1.0
 
 T = TypeVar("T")
@@ -137,7 +117,7 @@ class Frontier:
     def _write(self, work: Callable[[Connection], T]) -> T:
         """``work`` in one write transaction, run again if the database aborts it (deadlock)."""
         return self.database.run(
-            work, on_commit=self._enqueuer.committed, on_rollback=self._enqueuer.rolled_back
+            work, on_commit=self._enqueuer.ids.committed, on_rollback=self._enqueuer.ids.rolled_back
         )
 
     # --- claiming ---------------------------------------------------------------------------
@@ -210,7 +190,9 @@ class Frontier:
         )
         sorted_links = sort_links(links, follow_links=follow_links)  # before the lock is taken
         return self._write(
-            lambda connection: self._complete_in(connection, completion, sorted_links, now)
+            lambda connection: record_completion(
+                connection, self._enqueuer, completion, sorted_links, now
+            )
         )
 
     def complete_and_claim(
@@ -224,14 +206,14 @@ class Frontier:
             ending = completion
 
             def record(connection: Connection) -> bool:
-                return self._end_in(connection, ending, now)
+                return record_end(connection, self._enqueuer, ending, now)
 
         else:
             page = completion
             links = sort_links(page.links, follow_links=page.follow_links)  # before the lock
 
             def record(connection: Connection) -> bool:
-                return self._complete_in(connection, page, links, now)
+                return record_completion(connection, self._enqueuer, page, links, now)
 
         def complete_then_claim(connection: Connection) -> tuple[bool, Lease | None]:
             recorded = record(connection)
@@ -240,173 +222,23 @@ class Frontier:
         recorded, following = self._write(complete_then_claim)
         return recorded, following if following is not None else self._wait_after_claim(now)
 
-    def _complete_in(
-        self,
-        connection: Connection,
-        completion: Completion,
-        links: SortedLinks,
-        now: datetime,
-    ) -> bool:
-        lease = completion.lease
-        if not finish_lease(
-            connection,
-            lease,
-            page_values(lease, completion.outcome, now),
-            completion.next_fetch_at,
-            host_delay_seconds=completion.host_delay_seconds,
-            host_pace=completion.host_pace,
-        ):
-            return False
-        if completion.redirect_to is not None:
-            self._enqueuer.add_redirect(
-                connection,
-                lease.url_id,
-                lease.depth,
-                completion.redirect_to,
-                hops=lease.redirect_hops + 1,
-                now=now,
-                sitemap=completion.redirect_sitemap,
-                kind=completion.outcome.kind or lease.kind,
-            )
-        status = completion.outcome.status
-        if lease.fetched_at is not None and status is not None and 200 <= status < 300:
-            # fetched before (a recrawl) and read anew: its old links and listing go
-            for forget in (sql.forget_links, sql.forget_fragments, sql.forget_listing):
-                forget.rowcount(connection, {"from_id": lease.url_id})
-        self._enqueuer.record_links(connection, lease.url_id, lease.depth, links, now)
-        if completion.sitemap is not None:
-            record_reading(connection, lease.url_id, completion.sitemap)
-            self._enqueuer.record_listing(
-                connection, lease.url_id, lease.depth, completion.sitemap, now
-            )
-        return True
-
     def sitemap_of(self, lease: Lease) -> SitemapSeed | None:
         """The sitemap ``lease`` is, as it was queued (why, for which origin, how nested)."""
         with self.database.engine.connect() as connection:
             return sitemap_seed(connection, lease.url_id, lease.url)
 
-    # The ways a lease ends without a page: each builds a ``LeaseEnd`` (what the visitor
-    # returns, for the worker to record with its next claim) and has a method that records it
-    # at once.
-
-    @staticmethod
-    def failed(
-        lease: Lease,
-        error: str,
-        *,
-        now: datetime,
-        next_fetch_at: datetime,
-        retry_at: datetime | None = None,
-        status: int | None = None,
-        host_delay_seconds: float | None = None,
-        host_pace: HostPaceRecord | None = None,
-        kind: str | None = None,
-        check_method: str | None = None,
-    ) -> LeaseEnd:
-        """A failed attempt: retried at ``retry_at`` (deferred), or final when it is None.
-        ``kind`` as for ``excluded``; ``check_method``: how a check asked (L2)."""
-        values: dict[str, Any] = {
-            "status": status,
-            "error": error,
-            "attempts": lease.attempts + 1,
-            "fetched_at": now,
-        }
-        if kind is not None:
-            values["kind"] = kind
-        if check_method is not None:
-            values["check_method"] = check_method
-        if retry_at is None:
-            values["state"] = FAILED
-        else:
-            values.update(state=DEFERRED, next_attempt_at=retry_at, reason="retry")
-        return LeaseEnd(lease, values, next_fetch_at, host_pace, host_delay_seconds)
-
-    @staticmethod
-    def deferred(
-        lease: Lease,
-        *,
-        until: datetime | None,
-        reason: str,
-        detail: dict[str, Any] | None = None,
-        next_fetch_at: datetime | None = None,
-        origin_deferred: OriginDeferral | None = None,
-    ) -> LeaseEnd:
-        """Put the URL aside until ``until`` (robots.txt unreachable, O6; Retry-After, P3).
-
-        ``until=None``: not in this run (``wake_indefinitely_deferred`` brings it back on resume).
-        ``next_fetch_at=None`` (here and in ``excluded``): no request was made for the lease, so
-        the host gets back the slot it was due at when the lease was claimed.
-        ``origin_deferred``: every queued URL of the origin with it (O6).
-        """
-        values = {
-            "state": DEFERRED,
-            "next_attempt_at": until,
-            "reason": reason,
-            "reason_detail": as_json(detail),
-        }
-        return LeaseEnd(lease, values, next_fetch_at, origin_deferred=origin_deferred)
-
-    @staticmethod
-    def released(
-        lease: Lease, *, next_fetch_at: datetime, sitemaps: Sequence[SitemapSeed] = ()
-    ) -> LeaseEnd:
-        """Give the URL back to the queue without counting an attempt (e.g. robots.txt first).
-        ``sitemaps``: the origin's sitemaps its robots.txt named, queued in the same
-        transaction as the release (S1). robots.txt itself was recorded just before, by the
-        gate: should the crawl die in between, the next run queues what it missed
-        (``PolicyStore.without_sitemaps``, ``add_sitemaps``)."""
-        return LeaseEnd(lease, {"state": QUEUED}, next_fetch_at, sitemaps=tuple(sitemaps))
-
-    @staticmethod
-    def kept(lease: Lease, *, reason: str) -> LeaseEnd:
-        """The URL is not fetched in this pass and its last result stands (S3: its sitemap
-        says it has not changed since; L1: a check made lately); the host gets back its slot."""
-        return LeaseEnd(lease, {"state": DONE, "reason": reason})
-
-    @staticmethod
-    def excluded(
-        lease: Lease,
-        *,
-        state: str,
-        reason: str,
-        detail: dict[str, Any] | None = None,
-        next_fetch_at: datetime | None = None,
-        kind: str | None = None,
-    ) -> LeaseEnd:
-        """Never fetch this URL in this pass, and keep why (robots line, scope rule, trap).
-        ``kind``: what the URL is from now on (a link leaving the site is a check, L1)."""
-        if state not in URL_STATES or state in (QUEUED, LEASED):
-            raise ValueError(f"not a final state: {state!r}")
-        values = {"state": state, "reason": reason, "reason_detail": as_json(detail)}
-        if kind is not None:
-            values["kind"] = kind
-        return LeaseEnd(lease, values, next_fetch_at)
+    # The ways a lease ends without a page (``lease_ends``): each builds a ``LeaseEnd`` (what
+    # the visitor returns, for the worker to record with its next claim) and has a method below
+    # that records it at once.
+    failed = staticmethod(lease_ends.failed)
+    deferred = staticmethod(lease_ends.deferred)
+    released = staticmethod(lease_ends.released)
+    kept = staticmethod(lease_ends.kept)
+    excluded = staticmethod(lease_ends.excluded)
 
     def end(self, ending: LeaseEnd, *, now: datetime) -> bool:
         """Record ``ending`` (False, and nothing written, when the lease had been lost)."""
-        return self._write(lambda connection: self._end_in(connection, ending, now))
-
-    def _end_in(self, connection: Connection, ending: LeaseEnd, now: datetime) -> bool:
-        lease = ending.lease
-        if not finish_lease(
-            connection,
-            lease,
-            dict(ending.values),
-            ending.next_fetch_at,
-            host_delay_seconds=ending.host_delay_seconds,
-            host_pace=ending.host_pace,
-        ):
-            return False
-        if ending.sitemaps:
-            self._enqueuer.queue_sitemaps(
-                connection, ending.sitemaps, depth=0, discovered_from=lease.url_id, now=now
-            )
-        if (deferral := ending.origin_deferred) is not None:
-            defer_queued_of_origin(
-                connection, deferral.origin, deferral.until, deferral.reason, deferral.detail
-            )
-        return True
+        return self._write(lambda connection: record_end(connection, self._enqueuer, ending, now))
 
     def fail(self, lease: Lease, error: str, **options: Any) -> bool:
         """``failed``, recorded at once."""
@@ -460,7 +292,7 @@ class Frontier:
         host, O7); False when the host is busy or not due. A host never seen is created."""
 
         def take_slot(connection: Connection) -> bool:
-            self._enqueuer.ensure_host(connection, host, now)
+            self._enqueuer.ids.ensure_host(connection, host, now)
             slot = sql.take_named_host_slot.first(
                 connection, {"host_name": host, "now": sql.epoch(now)}
             )
@@ -484,57 +316,24 @@ class Frontier:
     def seed_origins(self) -> list[str]:
         """The origins of the URLs added at depth 0: the crawl's seeds (scope C1)."""
         with self.database.engine.connect() as connection:
-            rows = connection.execute(
-                select(_origins.c.origin)
-                .join(_urls, _urls.c.origin_id == _origins.c.id)
-                .where(_urls.c.depth == 0, _urls.c.redirect_hops == 0, _urls.c.kind == PAGE)
-                .distinct()
-            )
-            return sorted(row.origin for row in rows)
+            return seed_origins(connection)
 
     def url_of(self, url_id: int) -> str | None:
         """The URL with id ``url_id`` (a lease's ``referrer_id``), if it exists."""
         with self.database.engine.connect() as connection:
-            return connection.execute(
-                select(_urls.c.url).where(_urls.c.id == url_id)
-            ).scalar_one_or_none()
+            return url_of(connection, url_id)
 
     def seed_urls(self) -> set[str]:
         """The URLs added at depth 0 (the crawl's seeds), canonical."""
         with self.database.engine.connect() as connection:
-            rows = connection.execute(
-                select(_urls.c.url).where(
-                    _urls.c.depth == 0, _urls.c.redirect_hops == 0, _urls.c.kind == PAGE
-                )
-            )
-            return {row.url for row in rows}
+            return seed_urls(connection)
 
     # --- reading ----------------------------------------------------------------------------
 
     def stats(self, *, now: datetime, per_host: bool = False) -> FrontierStats:
         """Counts per state (and per host), robots outcomes per origin, next ready time."""
         with self.database.engine.connect() as connection:
-            by_state: dict[str, int] = dict(
-                connection.execute(
-                    select(_urls.c.state, func.count()).group_by(_urls.c.state)
-                ).all()
-            )
-            robots: dict[str, int] = dict(
-                connection.execute(
-                    select(
-                        func.coalesce(_origins.c.robots_outcome, "unknown"), func.count()
-                    ).group_by(_origins.c.robots_outcome)
-                ).all()
-            )
-            by_host: dict[str, dict[str, int]] = {}
-            if per_host:
-                rows = connection.execute(
-                    select(_hosts.c.host, _urls.c.state, func.count())
-                    .join(_urls, _urls.c.host_id == _hosts.c.id)
-                    .group_by(_hosts.c.host, _urls.c.state)
-                ).all()
-                for host, state, count in rows:
-                    by_host.setdefault(host, {})[state] = count
+            by_state, by_host, robots = counts(connection, per_host=per_host)
         wait = self._wait(now)
         return FrontierStats(
             {state: by_state.get(state, 0) for state in URL_STATES},

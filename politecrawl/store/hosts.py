@@ -9,10 +9,10 @@ from typing import cast
 from sqlalchemy import Table, func, select
 
 from politecrawl.store.database import Database
-from politecrawl.store.schema import DEFERRED, LEASED, QUEUED, Host, Url
+from politecrawl.store.schema import DEFERRED, LEASED, QUEUED, HostRecord, UrlRecord
 
-_hosts = cast(Table, Host.__table__)
-_urls = cast(Table, Url.__table__)
+_hosts = cast(Table, HostRecord.__table__)
+_urls = cast(Table, UrlRecord.__table__)
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,10 +17,10 @@ from typing import cast
 
 from sqlalchemy import Connection, Table, and_, case, select, update
 
-from politecrawl.store.schema import DEFERRED, LEASED, QUEUED, Host, Url
+from politecrawl.store.schema import DEFERRED, LEASED, QUEUED, HostRecord, UrlRecord
 
-_hosts = cast(Table, Host.__table__)
-_urls = cast(Table, Url.__table__)
+_hosts = cast(Table, HostRecord.__table__)
+_urls = cast(Table, UrlRecord.__table__)
 
 
 def _process_is_gone(owner: str) -> bool:

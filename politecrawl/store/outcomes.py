@@ -3,6 +3,9 @@
 ``finish_lease`` is the one write that ends a lease (done, failed, deferred, excluded, queued
 again): only the lease's owner may record it, and the host gets its next start time and pace
 in the same statement pair. ``page_values`` says which columns a fetched page sets.
+``record_completion`` and ``record_end`` are everything a lease's end writes, in the caller's
+transaction: ``finish_lease``, then what the end brings (a redirect's target, links, a
+sitemap's listing, sitemaps to queue, an origin's deferral).
 """
 
 from __future__ import annotations
@@ -15,12 +18,28 @@ from sqlalchemy import Connection, Table, select, update
 
 from politecrawl.sitemaps import SitemapReading, SitemapSeed
 from politecrawl.store import statements as sql
-from politecrawl.store.frontier_types import HostPaceRecord, Lease, PageOutcome
-from politecrawl.store.schema import DEFERRED, DONE, FAILED, QUEUED, Origin, Sitemap, Url
+from politecrawl.store.enqueue import Enqueuer
+from politecrawl.store.frontier_types import (
+    Completion,
+    HostPaceRecord,
+    Lease,
+    LeaseEnd,
+    PageOutcome,
+)
+from politecrawl.store.link_sorting import SortedLinks
+from politecrawl.store.schema import (
+    DEFERRED,
+    DONE,
+    FAILED,
+    QUEUED,
+    OriginRecord,
+    SitemapRecord,
+    UrlRecord,
+)
 
-_origins = cast(Table, Origin.__table__)
-_urls = cast(Table, Url.__table__)
-_sitemaps = cast(Table, Sitemap.__table__)
+_origins = cast(Table, OriginRecord.__table__)
+_urls = cast(Table, UrlRecord.__table__)
+_sitemaps = cast(Table, SitemapRecord.__table__)
 _KEPT_WHEN_NOT_MODIFIED = (
     "final_url",
     "content_type",
@@ -152,3 +171,71 @@ def defer_queued_of_origin(
             reason_detail=as_json(detail),
         )
     ).rowcount
+
+
+def record_completion(
+    connection: Connection,
+    enqueuer: Enqueuer,
+    completion: Completion,
+    links: SortedLinks,
+    now: datetime,
+) -> bool:
+    """Record a fetched page (``Frontier.complete``): its row and its host's, then the
+    redirect's target, its links (those of an earlier fetch forgotten when it was read anew)
+    and a sitemap's listing. False, and nothing written, when the lease had been lost."""
+    lease = completion.lease
+    if not finish_lease(
+        connection,
+        lease,
+        page_values(lease, completion.outcome, now),
+        completion.next_fetch_at,
+        host_delay_seconds=completion.host_delay_seconds,
+        host_pace=completion.host_pace,
+    ):
+        return False
+    if completion.redirect_to is not None:
+        enqueuer.add_redirect(
+            connection,
+            lease.url_id,
+            lease.depth,
+            completion.redirect_to,
+            hops=lease.redirect_hops + 1,
+            now=now,
+            sitemap=completion.redirect_sitemap,
+            kind=completion.outcome.kind or lease.kind,
+        )
+    status = completion.outcome.status
+    if lease.fetched_at is not None and status is not None and 200 <= status < 300:
+        # fetched before (a recrawl) and read anew: its old links and listing go
+        for forget in (sql.forget_links, sql.forget_fragments, sql.forget_listing):
+            forget.rowcount(connection, {"from_id": lease.url_id})
+    enqueuer.record_links(connection, lease.url_id, lease.depth, links, now)
+    if completion.sitemap is not None:
+        record_reading(connection, lease.url_id, completion.sitemap)
+        enqueuer.record_listing(connection, lease.url_id, lease.depth, completion.sitemap, now)
+    return True
+
+
+def record_end(connection: Connection, enqueuer: Enqueuer, ending: LeaseEnd, now: datetime) -> bool:
+    """Record a lease's end without a page (``Frontier.end``): its row and its host's, then
+    the sitemaps it queues and its origin's deferral. False, and nothing written, when the
+    lease had been lost."""
+    lease = ending.lease
+    if not finish_lease(
+        connection,
+        lease,
+        dict(ending.values),
+        ending.next_fetch_at,
+        host_delay_seconds=ending.host_delay_seconds,
+        host_pace=ending.host_pace,
+    ):
+        return False
+    if ending.sitemaps:
+        enqueuer.queue_sitemaps(
+            connection, ending.sitemaps, depth=0, discovered_from=lease.url_id, now=now
+        )
+    if (deferral := ending.origin_deferred) is not None:
+        defer_queued_of_origin(
+            connection, deferral.origin, deferral.until, deferral.reason, deferral.detail
+        )
+    return True

@@ -36,16 +36,16 @@ from politecrawl.store.schema import (
     FAILED,
     QUEUED,
     SITEMAP,
-    Host,
-    Origin,
-    PassResult,
-    Url,
+    HostRecord,
+    OriginRecord,
+    PassResultRecord,
+    UrlRecord,
 )
 
-_urls = cast(Table, Url.__table__)
-_hosts = cast(Table, Host.__table__)
-_origins = cast(Table, Origin.__table__)
-_passes = cast(Table, PassResult.__table__)
+_urls = cast(Table, UrlRecord.__table__)
+_hosts = cast(Table, HostRecord.__table__)
+_origins = cast(Table, OriginRecord.__table__)
+_passes = cast(Table, PassResultRecord.__table__)
 _REVISITED = (DONE, FAILED, EXCLUDED, DEFERRED)
 
 

@@ -21,7 +21,13 @@ from sqlalchemy import Select, Table, and_, func, or_, select
 from politecrawl.errors import UserInputError
 from politecrawl.store import sitemap_reading
 from politecrawl.store.database import Database
-from politecrawl.store.reading_types import BrokenUrl, OriginRobots, Referrer, UrlHistory, UrlRow
+from politecrawl.store.reading_types import (
+    OriginRobots,
+    ReferredUrl,
+    ReferrerRow,
+    UrlHistory,
+    UrlRow,
+)
 from politecrawl.store.schema import (
     DEFERRED,
     DONE,
@@ -30,10 +36,11 @@ from politecrawl.store.schema import (
     OUT_OF_SCOPE,
     PAGE,
     URL_STATES,
-    Link,
+    LinkRecord,
 )
 from politecrawl.store.url_rows import (
     chunks,
+    grouped_by_id,
     origins_table,
     query_rows,
     url_row,
@@ -44,9 +51,12 @@ from politecrawl.urls import InvalidURL, canonicalize, url_key
 
 _origins = origins_table
 _urls = urls_table
-_links = cast(Table, Link.__table__)
+_links = cast(Table, LinkRecord.__table__)
 FETCHED_STATES = (DONE, FAILED)
 _is_page = _urls.c.kind == PAGE  # S4: a sitemap is never one of the pages a section lists
+is_broken = or_(and_(_urls.c.state == DONE, _urls.c.status >= 400), _urls.c.state == FAILED)
+"""Answered status >= 400, or failed for good; a URL waiting for a retry is deferred, not broken
+(yet). Pages and checks alike."""
 
 
 def _pages() -> Select[Any]:
@@ -72,50 +82,51 @@ def urls_in_state(database: Database, state: str, *, limit: int | None = None) -
 
 def referrers(
     database: Database, url_ids: Iterable[int], *, written_only: bool = False
-) -> dict[int, tuple[Referrer, ...]]:
+) -> dict[int, tuple[ReferrerRow, ...]]:
     """For each id, the pages linking to it (sorted by URL), with each link's text, line and
     kind; ids nobody links to are absent. ``written_only``: only links a person wrote, on a
     page (kind ``page``) that is no redirect (for "update this link", L1)."""
-    ids = sorted(set(url_ids))
-    found: dict[int, list[Referrer]] = {}
     status = func.coalesce(_urls.c.status, 0)  # never NULL: ``~is_redirect`` stays two-valued
     is_redirect = and_(_urls.c.final_url.is_not(None), status >= 300, status < 400)
-    statement = select(
-        _links.c.to_id,
-        _links.c.nofollow,
-        _links.c.text,
-        _links.c.line,
-        _links.c.resource,
-        _urls.c.url,
-        is_redirect.label("redirect"),
-    ).join(_urls, _urls.c.id == _links.c.from_id)
+    statement = (
+        select(
+            _links.c.to_id,
+            _links.c.nofollow,
+            _links.c.text,
+            _links.c.line,
+            _links.c.resource,
+            _urls.c.url,
+            is_redirect.label("redirect"),
+        )
+        .join(_urls, _urls.c.id == _links.c.from_id)
+        .order_by(_links.c.to_id, _urls.c.url)
+    )
     if written_only:
         statement = statement.where(_is_page, ~is_redirect)
-    with database.engine.connect() as connection:
-        for chunk in chunks(ids):
-            rows = connection.execute(
-                statement.where(_links.c.to_id.in_(chunk)).order_by(_links.c.to_id, _urls.c.url)
-            )
-            for to_id, nofollow, text, line, resource, url, redirect in rows:
-                found.setdefault(to_id, []).append(
-                    Referrer(url, bool(nofollow), text, line, bool(resource), bool(redirect))
-                )
-    return {to_id: tuple(items) for to_id, items in found.items()}
+    return {
+        to_id: tuple(
+            ReferrerRow(url, bool(nofollow), text, line, bool(resource), bool(redirect))
+            for nofollow, text, line, resource, url, redirect in rows
+        )
+        for to_id, rows in grouped_by_id(database, statement, _links.c.to_id, url_ids).items()
+    }
 
 
-def broken_urls(database: Database) -> list[BrokenUrl]:
+def with_referrers(
+    database: Database, rows: list[UrlRow], *, written_only: bool = False
+) -> list[ReferredUrl]:
+    """Each of ``rows`` with the pages linking to it (``referrers``, ``written_only`` alike)."""
+    linking = referrers(database, [row.id for row in rows], written_only=written_only)
+    return [ReferredUrl(row, linking.get(row.id, ())) for row in rows]
+
+
+def broken_urls(database: Database) -> list[ReferredUrl]:
     """Fetched pages answered with status >= 400, and pages that failed for good (network
     error, too many redirects), each with the pages linking to it. A URL waiting for a retry is
     deferred, not broken (yet); a sitemap that failed is no broken page (S4: the sitemap audit
     has it)."""
-    rows = query_rows(
-        database,
-        _pages()
-        .where(or_(and_(_urls.c.state == DONE, _urls.c.status >= 400), _urls.c.state == FAILED))
-        .order_by(_urls.c.url),
-    )
-    linking = referrers(database, [row.id for row in rows])
-    return [BrokenUrl(row, linking.get(row.id, ())) for row in rows]
+    rows = query_rows(database, _pages().where(is_broken).order_by(_urls.c.url))
+    return with_referrers(database, rows)
 
 
 def redirect_rows(database: Database) -> list[UrlRow]:
@@ -204,7 +215,7 @@ def slow_pages(database: Database, *, min_seconds: float) -> list[UrlRow]:
     )
 
 
-def origins(
+def origin_robots(
     database: Database,
     *,
     outcome: str | None = None,
@@ -294,12 +305,12 @@ def url_history(database: Database, url: str) -> UrlHistory | None:
     if not rows:
         return None
     row = rows[0]
-    origin = origins(database, name=row.origin, with_body=True)
+    origin = origin_robots(database, name=row.origin, with_body=True)
     linking = referrers(database, [row.id]).get(row.id, ())
     return UrlHistory(
         row,
         linking,
         origin[0] if origin else None,
-        listings=sitemap_reading.listings(database, [row.id]).get(row.id, ()),
+        listings=sitemap_reading.sitemap_entries_of(database, [row.id]).get(row.id, ()),
         sitemap=sitemap_reading.sitemap_of(database, row.id),
     )

@@ -46,7 +46,7 @@ class UrlRow:
 
 
 @dataclass(frozen=True, slots=True)
-class Referrer:
+class ReferrerRow:
     """A page linking to a URL; ``nofollow`` when the link carried rel=nofollow or the page
     was nofollow (the link was recorded for reports but not followed, T5, T6)."""
 
@@ -63,21 +63,13 @@ class Referrer:
 
 
 @dataclass(frozen=True, slots=True)
-class BrokenUrl:
-    """A URL answered with status >= 400, or that failed (network error, cut off, too many
-    redirects), with every page that links to it."""
-
-    row: UrlRow
-    referrers: tuple[Referrer, ...]
-
-
-@dataclass(frozen=True, slots=True)
 class ReferredUrl:
-    """A URL with every page linking to it: a check that broke, a check robots.txt forbids, a
-    link target that redirects for good (L1-L3)."""
+    """A URL with every page linking to it: a page or a check that broke (answered status >= 400,
+    or failed: network error, cut off, too many redirects), a check robots.txt forbids, a link
+    target that redirects for good (L1-L3)."""
 
     row: UrlRow
-    referrers: tuple[Referrer, ...]
+    referrers: tuple[ReferrerRow, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,7 +123,7 @@ class OriginRobots:
 
 
 @dataclass(frozen=True, slots=True)
-class SitemapListing:
+class SitemapEntryRow:
     """One sitemap's entry for a URL: which sitemap, on which line, with which lastmod (S3)."""
 
     sitemap: str
@@ -167,7 +159,7 @@ class ListedUrl:
     """A page URL listed by at least one sitemap, with every sitemap entry for it (S4)."""
 
     row: UrlRow
-    listings: tuple[SitemapListing, ...]
+    listings: tuple[SitemapEntryRow, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -175,7 +167,7 @@ class ListedLastmod:
     """A sitemap entry and the URL it lists, for the lastmod checks (S3, S4)."""
 
     url: str
-    listing: SitemapListing
+    listing: SitemapEntryRow
 
 
 @dataclass(frozen=True, slots=True)
@@ -183,9 +175,9 @@ class UrlHistory:
     """Everything the database knows about one URL, for ``politecrawl why``."""
 
     row: UrlRow
-    referrers: tuple[Referrer, ...]
+    referrers: tuple[ReferrerRow, ...]
     origin: OriginRobots | None
-    listings: tuple[SitemapListing, ...] = ()
+    listings: tuple[SitemapEntryRow, ...] = ()
     """The sitemaps listing it (a page), by sitemap URL."""
     sitemap: SitemapRow | None = None
     """What reading it as a sitemap found (a URL of kind ``sitemap``)."""

@@ -9,9 +9,9 @@ from typing import Any, cast
 from sqlalchemy import Table, insert, select, update
 
 from politecrawl.store.database import Database
-from politecrawl.store.schema import CrawlRun
+from politecrawl.store.schema import CrawlRunRecord
 
-_runs = cast(Table, CrawlRun.__table__)
+_runs = cast(Table, CrawlRunRecord.__table__)
 
 
 def start_run(

@@ -1,8 +1,9 @@
 """The crawl database's tables, as typed SQLAlchemy 2 models [C5, C6, E1, P1].
 
 The schema changes only through Alembic revisions in ``migrations/``; these models are what the
-newest revision builds, and a test checks that autogenerate finds no difference. ORM classes
-never leave ``politecrawl.store``: the frontier and policy store hand out frozen dataclasses.
+newest revision builds, and a test checks that autogenerate finds no difference. The ORM classes
+are named for their rows (``UrlRecord``, ``OriginRecord``, ...) and never leave
+``politecrawl.store``: the frontier and the robots outcome store hand out frozen dataclasses.
 
 Times are aware UTC datetimes in Python and seconds since the epoch in the database
 (``EpochTime``, double precision): one type on both back ends, arithmetic in SQL for the
@@ -93,7 +94,7 @@ class Base(DeclarativeBase):
     type_annotation_map = {datetime: EpochTime()}  # noqa: RUF012 (SQLAlchemy's own hook)
 
 
-class CrawlRun(Base):
+class CrawlRunRecord(Base):
     """One run of ``crawl()``: when, with which configuration, and what it did."""
 
     __tablename__ = "crawl_runs"
@@ -107,8 +108,10 @@ class CrawlRun(Base):
     outcome: Mapped[str | None] = mapped_column(String(32))
 
 
-class Host(Base):
-    """A host name (ports share it): the unit of politeness (P1-P3)."""
+class HostRecord(Base):
+    """A row of ``hosts``: a host name (ports share it), the unit of politeness (P1-P3).
+
+    Not ``HostPaceRecord``, the value a visit hands over to be written into this row."""
 
     __tablename__ = "hosts"
     __table_args__ = (Index("ix_hosts_due", "active", "next_fetch_at"),)
@@ -131,7 +134,7 @@ class Host(Base):
     wait_reason: Mapped[str | None] = mapped_column(Text)
 
 
-class Origin(Base):
+class OriginRecord(Base):
     """scheme://host[:port] with its robots.txt state (O1-O8, E1-E4)."""
 
     __tablename__ = "origins"
@@ -152,7 +155,7 @@ class Origin(Base):
     robots_error: Mapped[str | None] = mapped_column(Text)
 
 
-class Url(Base):
+class UrlRecord(Base):
     """A canonical URL of the crawl, with its state and, when not fetched, the reason why."""
 
     __tablename__ = "urls"
@@ -220,7 +223,7 @@ class Url(Base):
     """With fragment checking on, an HTML page's ids and ``<a name>``s, one a line (L4)."""
 
 
-class Link(Base):
+class LinkRecord(Base):
     """A link between two URLs, so a report can name every page that links to a broken one."""
 
     __tablename__ = "links"
@@ -237,7 +240,7 @@ class Link(Base):
     """An image, stylesheet, script, frame or media source rather than a link (L3)."""
 
 
-class LinkFragment(Base):
+class LinkFragmentRecord(Base):
     """A ``#fragment`` a page links to on another page (L4): checked against its anchors."""
 
     __tablename__ = "link_fragments"
@@ -248,7 +251,7 @@ class LinkFragment(Base):
     line: Mapped[int | None] = mapped_column(Integer)
 
 
-class PassResult(Base):
+class PassResultRecord(Base):
     """A URL's outcome at the end of a finished pass, kept when a recrawl starts the next."""
 
     __tablename__ = "pass_results"
@@ -265,7 +268,7 @@ class PassResult(Base):
     fetched_at: Mapped[datetime | None]
 
 
-class Sitemap(Base):
+class SitemapRecord(Base):
     """A URL read as a sitemap: why it was read and what reading it found (S1, S2)."""
 
     __tablename__ = "sitemaps"
@@ -288,7 +291,7 @@ class Sitemap(Base):
     """JSON list of what could not be read, each with its line where known."""
 
 
-class SitemapEntry(Base):
+class SitemapEntryRecord(Base):
     """A URL listed by a sitemap, with the ``lastmod`` it gave (S3, S4)."""
 
     __tablename__ = "sitemap_entries"

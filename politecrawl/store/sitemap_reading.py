@@ -22,7 +22,7 @@ from politecrawl.store.database import Database
 from politecrawl.store.reading_types import (
     ListedLastmod,
     ListedUrl,
-    SitemapListing,
+    SitemapEntryRow,
     SitemapRow,
     UrlRow,
 )
@@ -33,13 +33,13 @@ from politecrawl.store.schema import (
     OUT_OF_SCOPE,
     PAGE,
     SITEMAP,
-    Link,
-    Sitemap,
-    SitemapEntry,
-    Url,
+    LinkRecord,
+    SitemapEntryRecord,
+    SitemapRecord,
+    UrlRecord,
 )
 from politecrawl.store.url_rows import (
-    chunks,
+    grouped_by_id,
     origins_table,
     query_rows,
     url_row,
@@ -51,11 +51,11 @@ __all__ = [
     "SITEMAP_UNCHANGED",
     "lastmod_problems",
     "listed_problems",
-    "listings",
-    "orphans",
+    "sitemap_entries_of",
     "sitemap_of",
-    "sitemaps",
-    "unchanged_count",
+    "sitemap_orphans",
+    "sitemap_rows",
+    "sitemap_unchanged_count",
     "unlisted_pages",
 ]
 
@@ -63,11 +63,11 @@ SITEMAP_UNCHANGED = "sitemap-unchanged"
 """The reason of a URL whose fetch a recrawl spared because its sitemap lastmod was old (S3)."""
 
 _urls = urls_table
-_links = cast(Table, Link.__table__)
-_sitemaps = cast(Table, Sitemap.__table__)
-_entries = cast(Table, SitemapEntry.__table__)
-_listing_sitemap = cast(Table, Url.__table__).alias("listing_sitemap")
-_linker = cast(Table, Url.__table__).alias("linker")
+_links = cast(Table, LinkRecord.__table__)
+_sitemaps = cast(Table, SitemapRecord.__table__)
+_entries = cast(Table, SitemapEntryRecord.__table__)
+_listing_sitemap = cast(Table, UrlRecord.__table__).alias("listing_sitemap")
+_linker = cast(Table, UrlRecord.__table__).alias("linker")
 
 _is_page = _urls.c.kind == PAGE
 _is_listed = exists().where(_entries.c.url_id == _urls.c.id)
@@ -78,7 +78,7 @@ _is_linked = exists().where(
 )
 
 
-def sitemaps(database: Database) -> list[SitemapRow]:
+def sitemap_rows(database: Database) -> list[SitemapRow]:
     """Every URL of kind ``sitemap``, read or not, with what reading it found; by URL."""
     return _sitemap_rows(database, _urls.c.kind == SITEMAP)
 
@@ -150,35 +150,33 @@ def _problems(text: str | None) -> tuple[str, ...]:
     return (str(value),)
 
 
-def listings(database: Database, url_ids: Iterable[int]) -> dict[int, tuple[SitemapListing, ...]]:
+def sitemap_entries_of(
+    database: Database, url_ids: Iterable[int]
+) -> dict[int, tuple[SitemapEntryRow, ...]]:
     """For each id, the sitemap entries listing it, by sitemap URL; unlisted ids are absent."""
-    ids = sorted(set(url_ids))
-    found: dict[int, list[SitemapListing]] = {}
-    with database.engine.connect() as connection:
-        for chunk in chunks(ids):
-            rows = connection.execute(
-                select(
-                    _entries.c.url_id,
-                    _listing_sitemap.c.url,
-                    _entries.c.line,
-                    _entries.c.lastmod,
-                    _entries.c.lastmod_text,
-                    _listing_sitemap.c.fetched_at,
-                )
-                .join(_listing_sitemap, _listing_sitemap.c.id == _entries.c.sitemap_id)
-                .where(_entries.c.url_id.in_(chunk))
-                .order_by(_entries.c.url_id, _listing_sitemap.c.url)
-            )
-            for url_id, *listing in rows:
-                found.setdefault(url_id, []).append(SitemapListing(*listing))
-    return {url_id: tuple(items) for url_id, items in found.items()}
+    statement = (
+        select(
+            _entries.c.url_id,
+            _listing_sitemap.c.url,
+            _entries.c.line,
+            _entries.c.lastmod,
+            _entries.c.lastmod_text,
+            _listing_sitemap.c.fetched_at,
+        )
+        .join(_listing_sitemap, _listing_sitemap.c.id == _entries.c.sitemap_id)
+        .order_by(_entries.c.url_id, _listing_sitemap.c.url)
+    )
+    return {
+        url_id: tuple(SitemapEntryRow(*listing) for listing in rows)
+        for url_id, rows in grouped_by_id(database, statement, _entries.c.url_id, url_ids).items()
+    }
 
 
 def _listed(database: Database, where: ColumnElement[bool]) -> list[ListedUrl]:
     rows = query_rows(
         database, url_select().where(_is_page, _is_listed, where).order_by(_urls.c.url)
     )
-    listed = listings(database, [row.id for row in rows])
+    listed = sitemap_entries_of(database, [row.id for row in rows])
     return [ListedUrl(row, listed.get(row.id, ())) for row in rows]
 
 
@@ -201,7 +199,7 @@ def listed_problems(database: Database) -> list[ListedUrl]:
     )
 
 
-def orphans(database: Database) -> list[ListedUrl]:
+def sitemap_orphans(database: Database) -> list[ListedUrl]:
     """Listed pages no page links to (no ``links`` row from a URL of kind ``page``); by URL."""
     return _listed(database, ~_is_linked)
 
@@ -241,7 +239,7 @@ def unlisted_pages(database: Database) -> list[UrlRow]:
 def lastmod_problems(database: Database) -> list[ListedLastmod]:
     """Entries whose lastmod is malformed (written, not read) or later than the sitemap's
     fetch; by listed URL, then sitemap."""
-    listed = cast(Table, Url.__table__).alias("listed")
+    listed = cast(Table, UrlRecord.__table__).alias("listed")
     statement = (
         select(
             listed.c.url,
@@ -266,15 +264,15 @@ def lastmod_problems(database: Database) -> list[ListedLastmod]:
     )
     with database.engine.connect() as connection:
         return [
-            ListedLastmod(url, SitemapListing(*listing))
+            ListedLastmod(url, SitemapEntryRow(*listing))
             for url, *listing in connection.execute(statement)
         ]
 
 
-def unchanged_count(database: Database) -> int:
+def sitemap_unchanged_count(database: Database) -> int:
     """URLs of the current pass whose fetch was spared because no sitemap lastmod was newer
     than the last fetch (reason ``sitemap-unchanged``, S3)."""
-    every = cast(Table, Url.__table__).alias("every")  # an alias: not correlated to the count
+    every = cast(Table, UrlRecord.__table__).alias("every")  # an alias: not correlated to the count
     current = select(func.max(every.c.pass_number)).scalar_subquery()
     with database.engine.connect() as connection:
         count = connection.execute(

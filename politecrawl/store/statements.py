@@ -2,16 +2,18 @@
 
 SQLAlchemy spends more time building and keying a statement than SQLite spends running it, so
 the statements run for every URL are constructed here once and executed with parameters; their
-compiled forms are cached by the engine.
+compiled forms are cached by the engine. Each statement has two names: its SQLAlchemy form,
+``TAKE_HOST_SLOT_SQL`` (or a builder of one dialect's form, ``_insert_url_sql``), and the
+``Prepared`` form the frontier runs (compiled once per dialect, ``prepared``),
+``take_host_slot``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from typing import Any, NamedTuple, cast
+from collections.abc import Callable
+from typing import Any, cast
 
 from sqlalchemy import (
-    Connection,
     Float,
     Integer,
     String,
@@ -28,33 +30,33 @@ from sqlalchemy import (
 )
 from sqlalchemy import cast as sql_cast
 from sqlalchemy.dialects import postgresql, sqlite
-from sqlalchemy.engine import Dialect
 from sqlalchemy.sql.elements import ColumnClause
 
+from politecrawl.store.prepared import Prepared
 from politecrawl.store.schema import (
     DEFERRED,
     LEASED,
     QUEUED,
     SITEMAP,
     EpochTime,
-    Host,
-    Link,
-    LinkFragment,
-    Origin,
-    Sitemap,
-    SitemapEntry,
-    Url,
+    HostRecord,
+    LinkFragmentRecord,
+    LinkRecord,
+    OriginRecord,
+    SitemapEntryRecord,
+    SitemapRecord,
+    UrlRecord,
     from_epoch,
     to_epoch,
 )
 
-hosts = cast(Table, Host.__table__)
-origins = cast(Table, Origin.__table__)
-urls = cast(Table, Url.__table__)
-links = cast(Table, Link.__table__)
-sitemaps = cast(Table, Sitemap.__table__)
-link_fragments = cast(Table, LinkFragment.__table__)
-sitemap_entries = cast(Table, SitemapEntry.__table__)
+hosts = cast(Table, HostRecord.__table__)
+origins = cast(Table, OriginRecord.__table__)
+urls = cast(Table, UrlRecord.__table__)
+links = cast(Table, LinkRecord.__table__)
+sitemaps = cast(Table, SitemapRecord.__table__)
+link_fragments = cast(Table, LinkFragmentRecord.__table__)
+sitemap_entries = cast(Table, SitemapEntryRecord.__table__)
 
 _NOW = bindparam("now", type_=EpochTime())
 
@@ -82,7 +84,7 @@ _DUE_HOST = (
     .limit(1)
     .scalar_subquery()
 )
-TAKE_HOST_SLOT = (
+TAKE_HOST_SLOT_SQL = (
     update(hosts)
     .where(hosts.c.id == _DUE_HOST)
     .values(in_flight=hosts.c.in_flight + 1, next_fetch_at=_NOW + hosts.c.delay_seconds)
@@ -91,7 +93,7 @@ TAKE_HOST_SLOT = (
 
 # The slot was taken on a host with nothing queued: give it back and let the host sleep until
 # add() wakes it.
-RETURN_EMPTY_SLOT = (
+RETURN_EMPTY_SLOT_SQL = (
     update(hosts)
     .where(hosts.c.id == bindparam("host_id"))
     .values(in_flight=hosts.c.in_flight - 1, active=False)
@@ -111,7 +113,7 @@ _REFERRER_URL: ColumnClause[str] = literal_column(
     "(SELECT referrer.url FROM urls AS referrer WHERE referrer.id = urls.discovered_from)"
 )
 
-LEASE_BEST_URL = (
+LEASE_BEST_URL_SQL = (
     update(urls)
     .where(urls.c.id == _BEST_QUEUED_URL, urls.c.state == QUEUED)
     .values(
@@ -138,9 +140,10 @@ LEASE_BEST_URL = (
     )
 )
 
-ORIGIN_NAME = select(origins.c.origin).where(origins.c.id == bindparam("origin_id"))
+ORIGIN_NAME_SQL = select(origins.c.origin).where(origins.c.id == bindparam("origin_id"))
 
 _NEXT = bindparam("next_at", type_=EpochTime())
+_ONE_FEWER_IN_FLIGHT = case((hosts.c.in_flight > 0, hosts.c.in_flight - 1), else_=0)
 
 # Free the host after a request: one fewer in flight, and the next start as the finished
 # request decided it (P3: a success ends a back-off at once). The start written at claim time is
@@ -148,11 +151,11 @@ _NEXT = bindparam("next_at", type_=EpochTime())
 # host are still in flight (max_in_flight_per_host > 1), whose own claims set it.
 # Further columns (active, delay_seconds, the pace columns) may come as parameters of the same
 # names.
-FREE_HOST = (
+FREE_HOST_SQL = (
     update(hosts)
     .where(hosts.c.host == bindparam("host_name"))
     .values(
-        in_flight=case((hosts.c.in_flight > 0, hosts.c.in_flight - 1), else_=0),
+        in_flight=_ONE_FEWER_IN_FLIGHT,
         next_fetch_at=case(
             ((hosts.c.in_flight > 1) & (hosts.c.next_fetch_at > _NEXT), hosts.c.next_fetch_at),
             else_=_NEXT,
@@ -160,10 +163,8 @@ FREE_HOST = (
     )
 )
 
-# Record a leased URL's outcome, if the lease is still its owner's; the columns to set come as
-# parameters of the same names.
 # A request slot on a named host, outside a lease (robots.txt redirects, O7).
-TAKE_NAMED_HOST_SLOT = (
+TAKE_NAMED_HOST_SLOT_SQL = (
     update(hosts)
     .where(
         hosts.c.host == bindparam("host_name"),
@@ -176,11 +177,11 @@ TAKE_NAMED_HOST_SLOT = (
 
 # Free the host after a lease that made no request (excluded, deferred): it gets back the slot
 # it was due at when the lease was claimed.
-FREE_UNUSED_HOST = (
+FREE_UNUSED_HOST_SQL = (
     update(hosts)
     .where(hosts.c.host == bindparam("host_name"))
     .values(
-        in_flight=case((hosts.c.in_flight > 0, hosts.c.in_flight - 1), else_=0),
+        in_flight=_ONE_FEWER_IN_FLIGHT,
         next_fetch_at=case(
             (
                 hosts.c.next_fetch_at > bindparam("claimed_at", type_=EpochTime()),
@@ -191,7 +192,9 @@ FREE_UNUSED_HOST = (
     )
 )
 
-FINISH_LEASED_URL = update(urls).where(
+# Record a leased URL's outcome, if the lease is still its owner's; the columns to set come as
+# parameters of the same names.
+FINISH_LEASED_URL_SQL = update(urls).where(
     urls.c.id == bindparam("url_id"),
     urls.c.state == LEASED,
     urls.c.lease_owner == bindparam("owner"),
@@ -206,11 +209,11 @@ _INSERTS: dict[str, Callable[[Table], Any]] = {
 }
 
 
-def _insert_url(dialect: str) -> Any:
+def _insert_url_sql(dialect: str) -> Any:
     return _INSERTS[dialect](urls).on_conflict_do_nothing(index_elements=["url_key"])
 
 
-def _insert_link(dialect: str) -> Any:
+def _insert_link_sql(dialect: str) -> Any:
     return (
         _INSERTS[dialect](links)
         .from_select(
@@ -229,7 +232,7 @@ def _insert_link(dialect: str) -> Any:
 
 
 # A fragment a page links to (L4), its target found by key; a page's own fragments included.
-def _insert_fragment(dialect: str) -> Any:
+def _insert_fragment_sql(dialect: str) -> Any:
     return (
         _INSERTS[dialect](link_fragments)
         .from_select(
@@ -247,7 +250,7 @@ def _insert_fragment(dialect: str) -> Any:
 
 # A sitemap's listing (S2, S3): one row a listed URL, found by key; a sitemap read again (a
 # later pass) updates what it says.
-def _insert_sitemap_entry(dialect: str) -> Any:
+def _insert_sitemap_entry_sql(dialect: str) -> Any:
     insert = _INSERTS[dialect](sitemap_entries).from_select(
         ["sitemap_id", "url_id", "lastmod", "lastmod_text", "line"],
         select(
@@ -269,7 +272,7 @@ def _insert_sitemap_entry(dialect: str) -> Any:
 
 
 # The newest lastmod any sitemap gave a URL.
-RAISE_SITEMAP_LASTMOD = (
+RAISE_SITEMAP_LASTMOD_SQL = (
     update(urls)
     .where(
         urls.c.url_key == bindparam("to_key"),
@@ -283,7 +286,7 @@ RAISE_SITEMAP_LASTMOD = (
 
 
 # A sitemap to read: its row, found by key; the first reason it was queued for is kept.
-def _insert_sitemap(dialect: str) -> Any:
+def _insert_sitemap_sql(dialect: str) -> Any:
     return (
         _INSERTS[dialect](sitemaps)
         .from_select(
@@ -301,7 +304,7 @@ def _insert_sitemap(dialect: str) -> Any:
 
 
 # A URL known as a page but not fetched yet is read as a sitemap once something names it so.
-MAKE_SITEMAP = (
+MAKE_SITEMAP_SQL = (
     update(urls)
     .where(
         urls.c.url_key == bindparam("to_key"),
@@ -314,110 +317,18 @@ MAKE_SITEMAP = (
 # A page fetched again with a new body (a recrawl): what it linked to and listed before is
 # forgotten, and the links of the new body are recorded in the same transaction, so that a link
 # removed from the page no longer names it as a referrer of a broken target.
-FORGET_LINKS = delete(links).where(links.c.from_id == bindparam("from_id"))
-FORGET_FRAGMENTS = delete(link_fragments).where(link_fragments.c.from_id == bindparam("from_id"))
-FORGET_LISTING = delete(sitemap_entries).where(sitemap_entries.c.sitemap_id == bindparam("from_id"))
-
-# Wake a host asleep with nothing queued: a new URL of it was just queued.
-ACTIVATE_HOST = (
-    update(hosts).where(hosts.c.id == bindparam("host_id"), ~hosts.c.active).values(active=True)
+FORGET_LINKS_SQL = delete(links).where(links.c.from_id == bindparam("from_id"))
+FORGET_FRAGMENTS_SQL = delete(link_fragments).where(
+    link_fragments.c.from_id == bindparam("from_id")
+)
+FORGET_LISTING_SQL = delete(sitemap_entries).where(
+    sitemap_entries.c.sitemap_id == bindparam("from_id")
 )
 
-
-class _Compiled(NamedTuple):
-    sql: str
-    names: tuple[str, ...] | None
-    """Parameter names in order for positional drivers (SQLite); None for named (psycopg)."""
-    constants: dict[str, Any]
-
-
-class Prepared:
-    """A statement compiled once per dialect and run on the driver's own cursor.
-
-    The hot path of the frontier (a handful of statements per page) spends most of its time in
-    SQLAlchemy's execution machinery rather than in the database. A ``Prepared`` statement skips
-    it: the SQL string is compiled once per dialect and set of SET columns, and parameters are
-    handed to the driver as they are, so callers pass plain values (times as epoch seconds,
-    ``epoch()``), not objects that need a type's processing.
-    """
-
-    __slots__ = ("_compiled", "_statement")
-
-    def __init__(self, statement: Any) -> None:
-        """``statement``: a SQLAlchemy statement, or a function of the dialect's name that
-        builds one (for constructs of one dialect, such as ``ON CONFLICT``)."""
-        self._statement: Callable[[str], Any] = (
-            statement if callable(statement) else lambda _dialect: statement
-        )
-        self._compiled: dict[tuple[str, frozenset[str]], _Compiled] = {}
-
-    def _sql(self, dialect: Dialect, keys: frozenset[str]) -> _Compiled:
-        cache_key = (dialect.name, keys)
-        compiled = self._compiled.get(cache_key)
-        if compiled is None:
-            # for_executemany: no implicit RETURNING of the new row's key (PostgreSQL).
-            statement = self._statement(dialect.name).compile(
-                dialect=dialect, column_keys=sorted(keys), for_executemany=True
-            )
-            names = tuple(statement.positiontup) if statement.positional else None
-            # Values SQLAlchemy bound itself (the 1 of "+ 1", LIMIT's count, state names).
-            constants = {
-                name: value for name, value in statement.params.items() if name not in keys
-            }
-            compiled = _Compiled(statement.string, names, constants)
-            self._compiled[cache_key] = compiled
-        return compiled
-
-    def _run(self, connection: Connection, params: dict[str, Any]) -> Any:
-        compiled = self._sql(connection.dialect, frozenset(params))
-        values = {**compiled.constants, **params}
-        driver_connection = connection.connection.driver_connection
-        assert driver_connection is not None
-        cursor = driver_connection.cursor()
-        if compiled.names is None:
-            cursor.execute(compiled.sql, values)
-        else:
-            cursor.execute(compiled.sql, tuple(values[name] for name in compiled.names))
-        return cursor
-
-    def many(self, connection: Connection, rows: Sequence[dict[str, Any]]) -> int:
-        """Execute once per row (the driver's executemany; every row has the same keys);
-        the number of rows changed in all."""
-        if not rows:
-            return 0
-        compiled = self._sql(connection.dialect, frozenset(rows[0]))
-        driver_connection = connection.connection.driver_connection
-        assert driver_connection is not None
-        cursor = driver_connection.cursor()
-        try:
-            if compiled.names is None:
-                cursor.executemany(compiled.sql, [{**compiled.constants, **row} for row in rows])
-            else:
-                names, constants = compiled.names, compiled.constants
-                merged = ({**constants, **row} for row in rows)
-                cursor.executemany(
-                    compiled.sql, [tuple(values[name] for name in names) for values in merged]
-                )
-            return int(cursor.rowcount)
-        finally:
-            cursor.close()
-
-    def first(self, connection: Connection, params: dict[str, Any]) -> tuple[Any, ...] | None:
-        """Execute with ``params`` (plain values); the first row returned, if any."""
-        cursor = self._run(connection, params)
-        try:
-            row = cursor.fetchone()
-        finally:
-            cursor.close()
-        return None if row is None else tuple(row)
-
-    def rowcount(self, connection: Connection, params: dict[str, Any]) -> int:
-        """Execute with ``params`` (plain values); the number of rows changed."""
-        cursor = self._run(connection, params)
-        try:
-            return int(cursor.rowcount)
-        finally:
-            cursor.close()
+# Wake a host asleep with nothing queued: a new URL of it was just queued.
+ACTIVATE_HOST_SQL = (
+    update(hosts).where(hosts.c.id == bindparam("host_id"), ~hosts.c.active).values(active=True)
+)
 
 
 # Parameters and results of ``Prepared`` statements are plain values: times go in as epoch
@@ -427,21 +338,21 @@ moment = from_epoch
 
 
 # The statements run for every page, prepared for the driver.
-take_host_slot = Prepared(TAKE_HOST_SLOT)
-return_empty_slot = Prepared(RETURN_EMPTY_SLOT)
-lease_best_url = Prepared(LEASE_BEST_URL)
-finish_leased_url = Prepared(FINISH_LEASED_URL)
-free_host = Prepared(FREE_HOST)
-free_unused_host = Prepared(FREE_UNUSED_HOST)
-take_named_host_slot = Prepared(TAKE_NAMED_HOST_SLOT)
-insert_url = Prepared(_insert_url)
-insert_link = Prepared(_insert_link)
-insert_fragment = Prepared(_insert_fragment)
-insert_sitemap_entry = Prepared(_insert_sitemap_entry)
-insert_sitemap = Prepared(_insert_sitemap)
-raise_sitemap_lastmod = Prepared(RAISE_SITEMAP_LASTMOD)
-make_sitemap = Prepared(MAKE_SITEMAP)
-forget_links = Prepared(FORGET_LINKS)
-forget_fragments = Prepared(FORGET_FRAGMENTS)
-forget_listing = Prepared(FORGET_LISTING)
-activate_host = Prepared(ACTIVATE_HOST)
+take_host_slot = Prepared(TAKE_HOST_SLOT_SQL)
+return_empty_slot = Prepared(RETURN_EMPTY_SLOT_SQL)
+lease_best_url = Prepared(LEASE_BEST_URL_SQL)
+finish_leased_url = Prepared(FINISH_LEASED_URL_SQL)
+free_host = Prepared(FREE_HOST_SQL)
+free_unused_host = Prepared(FREE_UNUSED_HOST_SQL)
+take_named_host_slot = Prepared(TAKE_NAMED_HOST_SLOT_SQL)
+insert_url = Prepared(_insert_url_sql)
+insert_link = Prepared(_insert_link_sql)
+insert_fragment = Prepared(_insert_fragment_sql)
+insert_sitemap_entry = Prepared(_insert_sitemap_entry_sql)
+insert_sitemap = Prepared(_insert_sitemap_sql)
+raise_sitemap_lastmod = Prepared(RAISE_SITEMAP_LASTMOD_SQL)
+make_sitemap = Prepared(MAKE_SITEMAP_SQL)
+forget_links = Prepared(FORGET_LINKS_SQL)
+forget_fragments = Prepared(FORGET_FRAGMENTS_SQL)
+forget_listing = Prepared(FORGET_LISTING_SQL)
+activate_host = Prepared(ACTIVATE_HOST_SQL)

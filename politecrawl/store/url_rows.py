@@ -1,26 +1,27 @@
 """One URL row as the read side hands it out: the shared SELECT and its decoding (``UrlRow``).
 
 Owns the query every read-back module starts from (a URL with its origin and the URL it was
-found on), the decoding of ``reason_detail`` JSON, and the IN-list chunking (which the
-enqueuer shares). Used by ``reading`` (the maintenance report, ``why``), ``sitemap_reading``
-(the sitemap audit, S4) and ``check_reading`` (link checks, L1-L4), so all hand out the same
-``UrlRow``. Nothing here writes.
+found on), the decoding of ``reason_detail`` JSON, the IN-list chunking (which the enqueuer
+shares) and the one way of asking a question for many ids (``grouped_by_id``). Used by
+``reading`` (the maintenance report, ``why``), ``sitemap_reading`` (the sitemap audit, S4) and
+``check_reading`` (link checks, L1-L4), so all hand out the same ``UrlRow``. Nothing here
+writes.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any, cast
 
-from sqlalchemy import Select, Table, select
+from sqlalchemy import ColumnElement, Select, Table, select
 
 from politecrawl.store.database import Database
 from politecrawl.store.reading_types import UrlRow
-from politecrawl.store.schema import Origin, Url
+from politecrawl.store.schema import OriginRecord, UrlRecord
 
-origins_table = cast(Table, Origin.__table__)
-urls_table = cast(Table, Url.__table__)
+origins_table = cast(Table, OriginRecord.__table__)
+urls_table = cast(Table, UrlRecord.__table__)
 _parent = urls_table.alias("parent")
 _CHUNK = 500  # ids per IN list: well under every back end's parameter limit
 
@@ -89,3 +90,17 @@ def chunks(items: Sequence[Any]) -> Iterator[Sequence[Any]]:
     """``items`` in slices short enough for one IN list."""
     for start in range(0, len(items), _CHUNK):
         yield items[start : start + _CHUNK]
+
+
+def grouped_by_id(
+    database: Database, statement: Select[Any], id_column: ColumnElement[int], ids: Iterable[int]
+) -> dict[int, list[list[Any]]]:
+    """``statement``, whose first column is ``id_column``, asked for ``ids`` (an IN list per
+    few hundred): its rows grouped by that id, each without it, in the statement's order. Ids
+    with no row are absent."""
+    found: dict[int, list[list[Any]]] = {}
+    with database.engine.connect() as connection:
+        for chunk in chunks(sorted(set(ids))):
+            for first, *rest in connection.execute(statement.where(id_column.in_(chunk))):
+                found.setdefault(first, []).append(rest)
+    return found

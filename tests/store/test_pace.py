@@ -17,8 +17,7 @@ import requests
 import responses
 
 from politecrawl import CrawlConfig, Crawler
-from politecrawl.store import Lease
-from politecrawl.store.hosts import HostWait
+from politecrawl.store import HostWait, Lease
 from politecrawl.testing import FakeClock
 
 ORIGIN = "http://pace.test"

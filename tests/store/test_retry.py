@@ -175,11 +175,11 @@ def test_ids_a_transaction_created_are_shared_only_once_it_commits(database):
     writer = threading.Thread(target=frontier._write, args=(add_and_wait,))
     writer.start()
     assert inside.wait(10)
-    seen_before_commit = "new.example" in frontier._enqueuer._host_ids
+    seen_before_commit = "new.example" in frontier._enqueuer.ids.hosts
     finish.set()
     writer.join(10)
     assert not seen_before_commit
-    assert "new.example" in frontier._enqueuer._host_ids
+    assert "new.example" in frontier._enqueuer.ids.hosts
 
 
 def test_c5_a_host_asleep_with_queued_urls_is_woken_before_the_crawl_ends(database):

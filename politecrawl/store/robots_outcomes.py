@@ -14,13 +14,13 @@ from sqlalchemy import Table, select, update
 
 from politecrawl.robots.outcome import RobotsOutcome
 from politecrawl.store.database import Database
-from politecrawl.store.schema import Origin, Sitemap
+from politecrawl.store.schema import OriginRecord, SitemapRecord
 
-_origins = cast(Table, Origin.__table__)
-_sitemaps = cast(Table, Sitemap.__table__)
+_origins = cast(Table, OriginRecord.__table__)
+_sitemaps = cast(Table, SitemapRecord.__table__)
 
 
-class PolicyStore:
+class RobotsOutcomeStore:
     """Read and write the robots.txt outcome of origins."""
 
     def __init__(self, database: Database) -> None:

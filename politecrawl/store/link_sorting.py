@@ -1,0 +1,117 @@
+"""A page's links sorted out before its transaction: canonical, keyed, to queue or to record [C2].
+
+``sort_links`` turns a page's links (any form) into ``SortedLinks``: the URLs to queue as
+pages, the resources to queue as checks (L3), a row for every link target (for reports, L1)
+and the fragments linked to (L4); ``canonical_urls`` does the same for a batch of URLs to add.
+Pure, no database: the enqueuer's transaction then does the SQL alone.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import NamedTuple
+
+from politecrawl.store.frontier_types import LinkOut
+from politecrawl.urls import InvalidURL, canonicalize, split_canonical, url_key
+
+__all__ = ["LinkRow", "NewUrl", "SortedLinks", "canonical_urls", "new_urls", "sort_links"]
+
+
+class NewUrl(NamedTuple):
+    """A canonical URL about to be queued, with its origin and host."""
+
+    url: str
+    origin: str
+    host: str
+
+
+class LinkRow(NamedTuple):
+    """What the ``links`` table keeps of a link."""
+
+    nofollow: bool
+    text: str | None = None
+    line: int | None = None
+    resource: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class SortedLinks:
+    """A page's links made ready for its transaction (canonical, keyed, sorted out), so that
+    the work done while the database is locked is the SQL alone."""
+
+    followable: dict[bytes, NewUrl]
+    """The URLs to queue, by key, in the page's order."""
+    recorded: dict[bytes, LinkRow]
+    """Every link target by key: the rows for reports."""
+    resources: dict[bytes, NewUrl] = dataclasses.field(default_factory=dict)
+    """Resources to queue as checks (L3)."""
+    fragments: tuple[tuple[bytes, str, int | None], ...] = ()
+    """``(target key, fragment, line)`` for each fragment linked to (L4)."""
+
+
+def sort_links(
+    links: Sequence[LinkOut], *, follow_links: bool = True, record_only: bool = False
+) -> SortedLinks:
+    """Sort out a page's links (of any form): those to queue and those to record.
+
+    A link is followable when ``follow_links`` and it has no rel=nofollow; a target linked
+    several times is recorded as nofollow only if every occurrence is. ``record_only``: record
+    the links, queue none (a redirect's target, queued by itself). A resource (L3) is queued
+    as a check, never as a page.
+    """
+    recorded: dict[bytes, LinkRow] = {}
+    followable: dict[bytes, str] = {}
+    resources: dict[bytes, str] = {}
+    fragments: list[tuple[bytes, str, int | None]] = []
+    for link in links:
+        try:
+            canonical = link.url if link.canonical else canonicalize(link.url)
+        except InvalidURL:
+            continue
+        key = url_key(canonical)
+        skipped = link.nofollow or not follow_links
+        earlier = recorded.get(key)
+        nofollow = False if record_only else skipped and (earlier is None or earlier.nofollow)
+        if earlier is None:
+            recorded[key] = LinkRow(nofollow, link.text, link.line, link.resource)
+        elif earlier.nofollow != nofollow:
+            recorded[key] = earlier._replace(nofollow=nofollow)
+        fragments += [(key, fragment, link.line) for fragment in link.fragments]
+        if record_only or skipped:
+            continue
+        if link.resource:
+            resources[key] = canonical
+        else:
+            followable[key] = canonical
+    return SortedLinks(
+        new_urls(followable),
+        recorded,
+        new_urls({key: url for key, url in resources.items() if key not in followable}),
+        tuple(fragments),
+    )
+
+
+def new_urls(found: dict[bytes, str]) -> dict[bytes, NewUrl]:
+    """Canonical URLs by key, each with its origin and host."""
+    return {key: NewUrl(url, *split_canonical(url)) for key, url in found.items()}
+
+
+def canonical_urls(urls: Iterable[str]) -> tuple[dict[bytes, str], list[tuple[str, str]], int]:
+    """``(key -> canonical URL, [(invalid URL, reason)], number of repeats)``."""
+    found: dict[bytes, str] = {}
+    invalid: list[tuple[str, str]] = []
+    repeated = 0
+    for raw in urls:
+        try:
+            canonical = canonicalize(raw)
+        except InvalidURL as error:
+            invalid.append((raw, error.reason))
+            continue
+        key = url_key(canonical)
+        if key in found:
+            repeated += 1
+        else:
+            found[key] = canonical
+    return found, invalid, repeated

@@ -1,0 +1,112 @@
+"""``Prepared``: a statement compiled once per dialect and run on the driver's own cursor.
+
+The frontier's hot statements (``statements``) run through it: it skips SQLAlchemy's
+execution layer, which costs more than SQLite spends running the statement. Parameters go to
+the driver as they are (times as epoch seconds), results come back as plain tuples.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, NamedTuple
+
+from sqlalchemy import Connection
+from sqlalchemy.engine import Dialect
+
+__all__ = ["Prepared"]
+
+
+class _Compiled(NamedTuple):
+    sql: str
+    names: tuple[str, ...] | None
+    """Parameter names in order for positional drivers (SQLite); None for named (psycopg)."""
+    constants: dict[str, Any]
+
+
+class Prepared:
+    """A statement compiled once per dialect and run on the driver's own cursor.
+
+    The hot path of the frontier (a handful of statements per page) spends most of its time in
+    SQLAlchemy's execution machinery rather than in the database. A ``Prepared`` statement skips
+    it: the SQL string is compiled once per dialect and set of SET columns, and parameters are
+    handed to the driver as they are, so callers pass plain values (times as epoch seconds,
+    ``epoch()``), not objects that need a type's processing.
+    """
+
+    __slots__ = ("_compiled", "_statement")
+
+    def __init__(self, statement: Any) -> None:
+        """``statement``: a SQLAlchemy statement, or a function of the dialect's name that
+        builds one (for constructs of one dialect, such as ``ON CONFLICT``)."""
+        self._statement: Callable[[str], Any] = (
+            statement if callable(statement) else lambda _dialect: statement
+        )
+        self._compiled: dict[tuple[str, frozenset[str]], _Compiled] = {}
+
+    def _sql(self, dialect: Dialect, keys: frozenset[str]) -> _Compiled:
+        cache_key = (dialect.name, keys)
+        compiled = self._compiled.get(cache_key)
+        if compiled is None:
+            # for_executemany: no implicit RETURNING of the new row's key (PostgreSQL).
+            statement = self._statement(dialect.name).compile(
+                dialect=dialect, column_keys=sorted(keys), for_executemany=True
+            )
+            names = tuple(statement.positiontup) if statement.positional else None
+            # Values SQLAlchemy bound itself (the 1 of "+ 1", LIMIT's count, state names).
+            constants = {
+                name: value for name, value in statement.params.items() if name not in keys
+            }
+            compiled = _Compiled(statement.string, names, constants)
+            self._compiled[cache_key] = compiled
+        return compiled
+
+    def _run(self, connection: Connection, params: dict[str, Any]) -> Any:
+        compiled = self._sql(connection.dialect, frozenset(params))
+        values = {**compiled.constants, **params}
+        driver_connection = connection.connection.driver_connection
+        assert driver_connection is not None
+        cursor = driver_connection.cursor()
+        if compiled.names is None:
+            cursor.execute(compiled.sql, values)
+        else:
+            cursor.execute(compiled.sql, tuple(values[name] for name in compiled.names))
+        return cursor
+
+    def many(self, connection: Connection, rows: Sequence[dict[str, Any]]) -> int:
+        """Execute once per row (the driver's executemany; every row has the same keys);
+        the number of rows changed in all."""
+        if not rows:
+            return 0
+        compiled = self._sql(connection.dialect, frozenset(rows[0]))
+        driver_connection = connection.connection.driver_connection
+        assert driver_connection is not None
+        cursor = driver_connection.cursor()
+        try:
+            if compiled.names is None:
+                cursor.executemany(compiled.sql, [{**compiled.constants, **row} for row in rows])
+            else:
+                names, constants = compiled.names, compiled.constants
+                merged = ({**constants, **row} for row in rows)
+                cursor.executemany(
+                    compiled.sql, [tuple(values[name] for name in names) for values in merged]
+                )
+            return int(cursor.rowcount)
+        finally:
+            cursor.close()
+
+    def first(self, connection: Connection, params: dict[str, Any]) -> tuple[Any, ...] | None:
+        """Execute with ``params`` (plain values); the first row returned, if any."""
+        cursor = self._run(connection, params)
+        try:
+            row = cursor.fetchone()
+        finally:
+            cursor.close()
+        return None if row is None else tuple(row)
+
+    def rowcount(self, connection: Connection, params: dict[str, Any]) -> int:
+        """Execute with ``params`` (plain values); the number of rows changed."""
+        cursor = self._run(connection, params)
+        try:
+            return int(cursor.rowcount)
+        finally:
+            cursor.close()
