@@ -63,6 +63,17 @@ class FetchLimits:
 
 
 @dataclass(frozen=True, slots=True)
+class FetchRequest:
+    """One hop as ``Fetcher.fetch`` settled it, passed whole to where the answer comes from."""
+
+    url: str
+    method: str  # GET, or HEAD for a link check (P4)
+    etag: str | None  # E3: the validators of the last answer, as stored
+    last_modified: str | None
+    max_bytes: int  # the body's cap: the limit or the caller's, 0 for HEAD
+
+
+@dataclass(frozen=True, slots=True)
 class Exchange:
     """The request and the response as they went over the wire, for an archive (WARC): kept
     only when the fetcher is asked to (``keep_exchanges``)."""
@@ -181,17 +192,32 @@ class Fetcher:
             cap = 0
         if cap < 0:
             raise ValueError(f"max_bytes must not be negative, not {cap}")
+        result = self._answer(FetchRequest(url, method, etag, last_modified, cap))
+        if 300 <= result.status < 400 and result.status != 304:  # C4: followed hop by hop
+            return replace(result, location=_resolve(url, result._first("Location")))
+        return result
+
+    def _answer(self, request: FetchRequest) -> FetchResult:
+        """The answer to one settled request, from the network. The one place to change where
+        answers come from (``testing.ScriptedFetcher``: a script) or what happens to them
+        (``warc.ArchivingFetcher``: archived first); ``fetch`` keeps the rest the same."""
+        url = request.url
         headers = {"User-Agent": self._user_agent, "Accept-Encoding": "gzip, deflate"}
-        for name, value in (("If-None-Match", etag), ("If-Modified-Since", last_modified)):
+        for name, value in (
+            ("If-None-Match", request.etag),
+            ("If-Modified-Since", request.last_modified),
+        ):
             if value is not None and _is_sendable(value):  # E3; a mangled validator is dropped
                 headers[name] = value.strip()
         started = time.monotonic()
         started_at = datetime.now(UTC)
         deadline = started + self._limits.response_timeout_seconds
-        response = self._send(url, headers, deadline, method)
+        response = self._send(url, headers, deadline, request.method)
         raw_chunks: list[bytes] | None = [] if self._keep_exchanges else None
         try:
-            body, truncated = self._read_body(url, response, cap, deadline, raw_chunks)
+            body, truncated = self._read_body(
+                url, response, request.max_bytes, deadline, raw_chunks
+            )
             status = response.status_code
             raw_headers = tuple(response.raw.headers.iteritems())
         finally:
@@ -200,12 +226,9 @@ class Fetcher:
         exchange = None
         if raw_chunks is not None:
             exchange = _exchange(url, response, raw_chunks or [body], started_at)
-        result = FetchResult(
+        return FetchResult(
             url, status, raw_headers, body, truncated, elapsed_seconds, None, exchange
         )
-        if 300 <= status < 400 and status != 304:  # C4: the crawler follows, hop by hop
-            return replace(result, location=_resolve(url, result._first("Location")))
-        return result
 
     def close(self) -> None:
         """Close every thread's session; the fetcher cannot be used afterwards."""

@@ -39,7 +39,7 @@ from warcio.statusandheaders import StatusAndHeaders
 from warcio.warcwriter import WARCWriter
 
 from politecrawl._version import VERSION
-from politecrawl.fetch import Fetcher, FetchResult
+from politecrawl.fetch import Fetcher, FetchRequest, FetchResult
 
 DEFAULT_MAX_FILE_BYTES = 1 << 30
 _OPEN = ".open"
@@ -253,18 +253,8 @@ class ArchivingFetcher(Fetcher):
         super().__init__(keep_exchanges=True, **fetcher_options)
         self.archive = archive
 
-    def fetch(
-        self,
-        url: str,
-        *,
-        etag: str | None = None,
-        last_modified: str | None = None,
-        max_bytes: int | None = None,
-        method: str = "GET",
-    ) -> FetchResult:
-        result = super().fetch(
-            url, etag=etag, last_modified=last_modified, max_bytes=max_bytes, method=method
-        )
+    def _answer(self, request: FetchRequest) -> FetchResult:
+        result = super()._answer(request)
         record_id = self.archive.record(result)
         return replace(result, exchange=None, archived_as=record_id)  # the raw bytes are kept
 
