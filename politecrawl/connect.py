@@ -232,26 +232,28 @@ def _shut(sock: socket.socket) -> None:
         sock.shutdown(socket.SHUT_RDWR)
 
 
-def _pool_classes(guard: AddressGuard) -> dict[str, type[HTTPConnectionPool]]:
-    class GuardedHTTPConnection(HTTPConnection):
-        def _new_conn(self) -> socket.socket:
-            return _watched(_connect(self, guard))
+class _GuardedConnection(HTTPConnection):
+    """An urllib3 connection to the address its ``guard`` checked, made and answered within
+    the response deadline; the HTTPS one is the same with TLS (``_pool_classes``)."""
 
-        def connect(self) -> None:
-            _connected_within_deadline(super().connect)
+    guard: AddressGuard
 
-        def getresponse(self) -> Any:
-            return _headers_within_deadline(self, super().getresponse)
+    def _new_conn(self) -> socket.socket:
+        return _watched(_connect(self, self.guard))
 
-    class GuardedHTTPSConnection(HTTPSConnection):
-        def _new_conn(self) -> socket.socket:
-            return _watched(_connect(self, guard))
+    def connect(self) -> None:
+        _connected_within_deadline(super().connect)
 
-        def connect(self) -> None:
-            _connected_within_deadline(super().connect)
+    def getresponse(self) -> Any:
+        return _headers_within_deadline(self, super().getresponse)
 
-        def getresponse(self) -> Any:
-            return _headers_within_deadline(self, super().getresponse)
+
+def _pool_classes(address_guard: AddressGuard) -> dict[str, type[HTTPConnectionPool]]:
+    class GuardedHTTPConnection(_GuardedConnection):
+        guard = address_guard
+
+    class GuardedHTTPSConnection(_GuardedConnection, HTTPSConnection):
+        guard = address_guard
 
     class GuardedHTTPConnectionPool(HTTPConnectionPool):
         ConnectionCls = GuardedHTTPConnection

@@ -7,10 +7,9 @@ import threading
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from urllib.parse import urljoin
 
 from politecrawl.errors import FetchError
-from politecrawl.fetch import Fetcher, FetchResult
+from politecrawl.fetch import Fetcher, FetchRequest, FetchResult
 
 
 class FakeClock:
@@ -79,16 +78,9 @@ class ScriptedFetcher(Fetcher):
         self.methods: list[str] = []
         """The method of each request, in the order of ``requests``."""
 
-    def fetch(
-        self,
-        url: str,
-        *,
-        etag: str | None = None,
-        last_modified: str | None = None,
-        max_bytes: int | None = None,
-        method: str = "GET",
-    ) -> FetchResult:
-        """The scripted answer for ``url`` (404 when it has none); a HEAD gets its headers."""
+    def _answer(self, request: FetchRequest) -> FetchResult:
+        """The scripted answer for the URL (404 when it has none); a HEAD gets its headers."""
+        url, method, cap = request.url, request.method, request.max_bytes
         with self._log_lock:
             self.requests.append(url)
             self.methods.append(method)
@@ -99,11 +91,6 @@ class ScriptedFetcher(Fetcher):
             raise entry
         answer = entry[min(turn, len(entry) - 1)] if isinstance(entry, list) else entry
         body = answer.body.encode("utf-8") if isinstance(answer.body, str) else answer.body
-        cap = 10 * 1024 * 1024 if max_bytes is None else max_bytes
-        if method == "HEAD":
-            cap = 0
-        location = next((v for k, v in answer.headers if k.lower() == "location"), None)
-        is_redirect = 300 <= answer.status < 400 and answer.status != 304
         return FetchResult(
             url,
             answer.status,
@@ -111,5 +98,5 @@ class ScriptedFetcher(Fetcher):
             body[:cap],
             len(body) > cap and method != "HEAD",
             answer.elapsed_seconds,
-            urljoin(url, location) if is_redirect and location else None,
+            None,  # a redirect's Location: resolved by ``fetch``, as for the network
         )

@@ -19,7 +19,8 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from politecrawl.errors import FetchError
-from politecrawl.fetch import Fetcher, FetchLimits, FetchResult, _Inflater, new_session
+from politecrawl.fetch import Fetcher, FetchLimits, FetchResult, new_session
+from politecrawl.fetch.body import _Inflater
 
 AGENT = "politecrawl/0.1 (+https://example.org/bot)"
 URL = "http://example.org/dir/page.html"

@@ -60,3 +60,19 @@ def test_the_readme_library_example_names_exist():
     config = CrawlConfig(agent="examplebot", contact="https://example.org/bot", database="x.db")
     assert config.user_agent == f"examplebot/{politecrawl.__version__} (+https://example.org/bot)"
     assert callable(Crawler)
+
+
+def test_every_package_is_in_the_wheel_list():
+    """pyproject.toml lists the packages explicitly (migrations ship inside): a new package
+    missing there would import from a checkout and be absent from an installed wheel."""
+    import tomllib
+    from pathlib import Path
+
+    root = Path(politecrawl.__file__).parent
+    found = {
+        ".".join(("politecrawl", *init.parent.relative_to(root).parts))
+        for init in root.rglob("__init__.py")
+    }
+    pyproject = tomllib.loads((root.parent / "pyproject.toml").read_text(encoding="utf-8"))
+    listed = set(pyproject["tool"]["setuptools"]["packages"])
+    assert found <= listed, sorted(found - listed)

@@ -48,6 +48,26 @@ def test_scripted_answers_in_turn_errors_and_404():
     assert fetcher.fetch(f"{SITE}/nowhere").status == 404
 
 
+def test_scripted_answers_are_settled_as_the_real_fetcher_settles_them():
+    # C4, C7, P4: one Fetcher.fetch serves both, so caps, HEAD and Location agree.
+    fetcher = ScriptedFetcher(
+        {
+            f"{SITE}/big": Answer(200, "0123456789"),
+            f"{SITE}/moved": Answer(302, "", (("Location", " ../a?b=1 "),)),
+            f"{SITE}/cached": Answer(304, "", (("Location", "/ignored"),)),
+        }
+    )
+    cut = fetcher.fetch(f"{SITE}/big", max_bytes=4)
+    assert (cut.body, cut.truncated) == (b"0123", True)
+    head = fetcher.fetch(f"{SITE}/big", method="HEAD")
+    assert (head.body, head.truncated) == (b"", False)
+    assert fetcher.methods == ["GET", "HEAD"]
+    assert fetcher.fetch(f"{SITE}/moved").location == f"{SITE}/a?b=1"
+    assert fetcher.fetch(f"{SITE}/cached").location is None
+    with pytest.raises(ValueError, match="max_bytes"):
+        fetcher.fetch(f"{SITE}/big", max_bytes=-1)
+
+
 def test_a_fake_clock_drives_the_crawl_delays_and_max_duration_without_waiting(tmp_path):
     # Ten pages at a 60 s delay: ten minutes of crawl time. The fake clock's sleeps pass it at
     # once; the run ends at max_duration (on the fake clock) with pages still queued.
@@ -93,7 +113,7 @@ def test_p3_a_crawl_ends_after_its_last_request_not_after_the_back_off_of_a_fail
         }
     )
     config = CrawlConfig(
-        database=str(tmp_path / "c.db"), delay_seconds=1.0, workers=2, max_retries=2
+        database=str(tmp_path / "c.db"), delay_seconds=1.0, workers=1, max_retries=2
     )
     start = clock.monotonic()
     with Crawler(config, fetcher=fetcher, clock=clock) as crawler:

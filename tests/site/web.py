@@ -51,7 +51,8 @@ class Request:
     taken just before the last bytes of the answer are written, so a client can never start
     its next request before the previous one's ``finished_at``; for a slow answer the client
     gave up on, it is when the client closed the connection, and ``status`` is 499
-    (``CLIENT_CLOSED``)."""
+    (``CLIENT_CLOSED``); for a body the client cut off (C7), the end of the last write that
+    went through."""
 
     origin: str  # http://127.0.0.2:41234
     method: str
@@ -230,18 +231,23 @@ class _Handler(BaseHTTPRequestHandler):
             ]
             pause = page.trickle_seconds / len(body)
         recorded = False
+        last_write = (time.monotonic(), time.time())
         try:
             for piece in pieces[:-1]:
                 self.wfile.write(piece)
                 if pause:
                     self.wfile.flush()
                     time.sleep(pause)
+                last_write = (time.monotonic(), time.time())
             web.log.append(self._request(started, started_wall, status))
             recorded = True  # before the last write: the client cannot see the answer earlier
             self.wfile.write(pieces[-1])
         except OSError:  # the client went away (a cut-off huge body): logged, then dropped
             if not recorded:
-                web.log.append(self._request(started, started_wall, status))
+                # The client closed after the last write that went through, and this thread
+                # learns of it only when it runs again (late, on a busy machine): the end is
+                # logged at that last write, in the crawler's favour like every end here.
+                web.log.append(self._request(started, started_wall, status, ended=last_write))
             self.close_connection = True
 
     def _wait(self, seconds: float) -> bool:
@@ -261,16 +267,24 @@ class _Handler(BaseHTTPRequestHandler):
             time.sleep(max(deadline - time.monotonic(), 0.0))  # data: no more polling
         return True
 
-    def _request(self, started: float, started_wall: float, status: int) -> Request:
+    def _request(
+        self,
+        started: float,
+        started_wall: float,
+        status: int,
+        *,
+        ended: tuple[float, float] | None = None,
+    ) -> Request:
+        finished, finished_wall = ended or (time.monotonic(), time.time())
         return Request(
             self.server.web.base(self.server.origin_key),
             self.command,
             self.path,
             tuple(self.headers.items()),
             started,
-            time.monotonic(),
+            finished,
             started_wall,
-            time.time(),
+            finished_wall,
             status,
         )
 

@@ -1,0 +1,71 @@
+"""What a request that got no answer becomes: a ``FetchError``, temporary (defer, O6) unless
+the URL cannot be requested at all, with one short line saying why."""
+
+from __future__ import annotations
+
+import time
+from http.client import HTTPException
+from typing import Any
+
+import requests
+from urllib3.exceptions import ProtocolError
+
+from politecrawl.errors import FetchError
+from politecrawl.fetch.values import FetchLimits
+
+_INVALID_URL = (requests.exceptions.InvalidURL, requests.exceptions.MissingSchema,
+                requests.exceptions.InvalidSchema, requests.exceptions.URLRequired)  # fmt: skip
+
+
+def failure(url: str, exc: BaseException, deadline: float, limits: FetchLimits) -> FetchError:
+    """Map an error to FetchError: only a URL that cannot be requested at all is permanent."""
+    if isinstance(exc, _INVALID_URL):
+        return FetchError(f"invalid URL: {_reason(exc)}", url=url, temporary=False)
+    if time.monotonic() >= deadline:
+        return too_slow(url, limits)
+    timed_out = True
+    if isinstance(exc, requests.exceptions.ConnectTimeout):
+        message = f"no connection within {limits.connect_timeout_seconds:g} s"
+    elif isinstance(exc, requests.exceptions.ReadTimeout):
+        message = f"no answer within {limits.response_timeout_seconds:g} s"
+    else:
+        message = f"request failed: {_reason(exc)}"
+        timed_out = False
+    return FetchError(message, url=url, temporary=True, timed_out=timed_out, garbled=_garbled(exc))
+
+
+def too_slow(url: str, limits: FetchLimits) -> FetchError:
+    """The response deadline passed (C7): temporary, a time-out."""
+    seconds = limits.response_timeout_seconds
+    return FetchError(
+        f"response took longer than {seconds:g} s", url=url, temporary=True, timed_out=True
+    )
+
+
+def _garbled(exc: BaseException) -> bool:
+    """A reset connection or an answer that is not HTTP, anywhere in ``exc``'s chain (not a
+    refused connection, a name that does not resolve or a certificate refused)."""
+    seen: set[int] = set()
+    stack: list[object] = [exc]
+    while stack:
+        item = stack.pop()
+        if not isinstance(item, BaseException) or id(item) in seen:
+            continue
+        seen.add(id(item))
+        if isinstance(item, ProtocolError | ConnectionResetError | HTTPException):
+            return True
+        stack += [item.__cause__, item.__context__, *item.args]
+    return False
+
+
+def _reason(exc: BaseException) -> str:
+    """One short line for an error: the operating system's words when there are some."""
+    chain: list[BaseException] = [exc]
+    while len(chain) < 10:  # urllib3 nests its cause in .reason, Python in __context__
+        nested: Any = getattr(chain[-1], "reason", None) or chain[-1].__context__
+        if not isinstance(nested, BaseException):
+            break
+        chain.append(nested)
+    words = [e.strerror for e in chain if isinstance(e, OSError) and e.strerror]
+    text = words[-1] if words else str(exc) or type(exc).__name__
+    return text.strip().splitlines()[0][:200] if text.strip() else type(exc).__name__

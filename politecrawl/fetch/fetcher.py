@@ -1,0 +1,207 @@
+"""``Fetcher``: one hop over pooled connections (``connect``), the request as sent.
+
+It owns the User-Agent on every request (P5), GET or HEAD only (P4), the validators of a
+conditional request (E3), the response deadline and the byte cap of C7 (``body`` reads within
+them), and one redirect hop per call: ``location`` is resolved, never followed (C4, O7).
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import replace
+from datetime import UTC, datetime
+from urllib.parse import urljoin, urlsplit
+
+import requests
+from urllib3.exceptions import HTTPError as Urllib3Error
+
+from politecrawl.connect import (
+    AddressGuard,
+    SteeringRefusedError,
+    guarded_adapter,
+    response_deadline,
+)
+from politecrawl.errors import FetchError
+from politecrawl.fetch.body import read_body
+from politecrawl.fetch.failures import failure
+from politecrawl.fetch.values import Exchange, FetchLimits, FetchRequest, FetchResult
+
+
+class Fetcher:
+    """Fetches one hop at a time over pooled connections, one ``requests.Session`` per thread."""
+
+    def __init__(
+        self,
+        *,
+        user_agent: str,
+        limits: FetchLimits = FetchLimits(),
+        session_factory: Callable[[], requests.Session] | None = None,
+        address_guard: AddressGuard | None = None,
+        keep_exchanges: bool = False,
+    ) -> None:
+        """``address_guard`` checks the address of every connection (the anti-steering guard
+        for host names, ``connect``); the default guard resolves with the system's resolver
+        and lets no name reach a non-public address. Ignored with ``session_factory``.
+        ``keep_exchanges``: every result carries its ``Exchange`` (for an archive)."""
+        if not user_agent.strip() or not user_agent.isprintable() or not user_agent.isascii():
+            raise ValueError(f"the User-Agent must be printable ASCII, not {user_agent!r}")
+        self._user_agent = user_agent
+        self._limits = limits
+        guard = address_guard or AddressGuard()
+        self._session_factory = session_factory or (lambda: new_session(guard))
+        self._local = threading.local()
+        self._sessions: list[requests.Session] = []
+        self._lock = threading.Lock()
+        self._is_closed = False
+        self._keep_exchanges = keep_exchanges
+
+    def __enter__(self) -> Fetcher:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    def fetch(
+        self,
+        url: str,
+        *,
+        etag: str | None = None,
+        last_modified: str | None = None,
+        max_bytes: int | None = None,
+        method: str = "GET",
+    ) -> FetchResult:
+        """GET (or ``method``: HEAD for a link check, P4) ``url`` without following redirects;
+        raise ``FetchError`` when there is no answer."""
+        cap = self._limits.max_body_bytes if max_bytes is None else max_bytes
+        if method == "HEAD":
+            cap = 0
+        if cap < 0:
+            raise ValueError(f"max_bytes must not be negative, not {cap}")
+        result = self._answer(FetchRequest(url, method, etag, last_modified, cap))
+        if 300 <= result.status < 400 and result.status != 304:  # C4: followed hop by hop
+            return replace(result, location=_resolve(url, result._first("Location")))
+        return result
+
+    def _answer(self, request: FetchRequest) -> FetchResult:
+        """The answer to one settled request, from the network. The one place to change where
+        answers come from (``testing.ScriptedFetcher``: a script) or what happens to them
+        (``warc.ArchivingFetcher``: archived first); ``fetch`` keeps the rest the same."""
+        url = request.url
+        headers = {"User-Agent": self._user_agent, "Accept-Encoding": "gzip, deflate"}
+        for name, value in (
+            ("If-None-Match", request.etag),
+            ("If-Modified-Since", request.last_modified),
+        ):
+            if value is not None and _is_sendable(value):  # E3; a mangled validator is dropped
+                headers[name] = value.strip()
+        started = time.monotonic()
+        started_at = datetime.now(UTC)
+        deadline = started + self._limits.response_timeout_seconds
+        response = self._send(url, headers, deadline, request.method)
+        raw_chunks: list[bytes] | None = [] if self._keep_exchanges else None
+        try:
+            body, truncated = read_body(
+                url,
+                response,
+                cap=request.max_bytes,
+                deadline=deadline,
+                limits=self._limits,
+                raw_chunks=raw_chunks,
+            )
+            status = response.status_code
+            raw_headers = tuple(response.raw.headers.iteritems())
+        finally:
+            response.close()
+        elapsed_seconds = time.monotonic() - started
+        exchange = None
+        if raw_chunks is not None:
+            exchange = _exchange(url, response, raw_chunks or [body], started_at)
+        return FetchResult(
+            url, status, raw_headers, body, truncated, elapsed_seconds, None, exchange
+        )
+
+    def close(self) -> None:
+        """Close every thread's session; the fetcher cannot be used afterwards."""
+        with self._lock:
+            self._is_closed = True
+            sessions, self._sessions = self._sessions, []
+        for session in sessions:
+            session.close()
+
+    def _session(self) -> requests.Session:
+        session: requests.Session | None = getattr(self._local, "session", None)
+        with self._lock:
+            if self._is_closed:
+                raise RuntimeError("this Fetcher is closed")
+            if session is None:
+                session = self._local.session = self._session_factory()
+                self._sessions.append(session)
+        return session
+
+    def _send(
+        self, url: str, headers: dict[str, str], deadline: float, method: str = "GET"
+    ) -> requests.Response:
+        session = self._session()
+        # Through the adapter, not session.get: Session.send reads a whole 3xx body (decoded,
+        # uncapped, no deadline) to compute its next hop even with allow_redirects=False (C7).
+        timeout = (self._limits.connect_timeout_seconds, self._limits.response_timeout_seconds)
+        try:
+            request = session.prepare_request(requests.Request(method, url, headers=headers))
+            adapter = session.get_adapter(request.url or "")
+            env = session.merge_environment_settings(request.url, {}, True, None, None)
+            verify = True if env["verify"] is None else env["verify"]
+            with response_deadline(deadline):  # C7: trickled handshake, headers: cut off
+                return adapter.send(request, stream=True, timeout=timeout, verify=verify,
+                                    cert=env["cert"], proxies=env["proxies"])  # fmt: skip
+        except SteeringRefusedError as exc:
+            raise FetchError(f"refused: {exc}", url=url, temporary=False) from exc
+        except UnicodeError as exc:  # e.g. user:password@ outside Latin-1 (Basic auth)
+            raise FetchError(f"cannot be requested: {exc}", url=url, temporary=False) from exc
+        except (requests.RequestException, Urllib3Error, OSError) as exc:
+            raise failure(url, exc, deadline, self._limits) from exc
+
+
+def new_session(guard: AddressGuard | None = None) -> requests.Session:
+    """The default session: no proxies, credentials or CA bundle taken from the environment
+    (``trust_env`` off), so nothing but the asked URL is ever contacted; every connection
+    through ``guard`` (``connect``)."""
+    session = requests.Session()
+    session.trust_env = False
+    # One pool per host, for many hosts: requests' default keeps 10, and a crawl over more
+    # hosts than that would open a new connection for most requests.
+    adapter = guarded_adapter(guard or AddressGuard(), pool_connections=256, pool_maxsize=4)
+    session.mount("http://", adapter)
+    session.mount("https://", adapter)
+    return session
+
+
+def _exchange(
+    url: str, response: requests.Response, raw_chunks: list[bytes], started_at: datetime
+) -> Exchange:
+    """What went over the wire for ``response`` (``raw_chunks``: its body as received)."""
+    request = response.request
+    sent = [("Host", urlsplit(url).netloc)]
+    sent += [(name, str(value)) for name, value in request.headers.items()]
+    version = getattr(response.raw, "version", 11)
+    return Exchange(
+        request_line=f"{request.method} {request.path_url} HTTP/1.1",
+        request_headers=tuple(sent),
+        protocol="HTTP/1.0" if version == 10 else "HTTP/1.1",
+        reason=str(getattr(response.raw, "reason", "") or response.reason or ""),
+        raw_body=b"".join(raw_chunks),
+        started_at=started_at,
+    )
+
+
+def _resolve(url: str, location: str | None) -> str | None:
+    try:
+        return urljoin(url, location) if location else None
+    except ValueError:  # e.g. an unclosed IPv6 bracket: no usable target
+        return None
+
+
+def _is_sendable(value: str) -> bool:
+    stripped = value.strip()
+    return bool(stripped) and stripped.isprintable() and all(ord(c) < 256 for c in stripped)
