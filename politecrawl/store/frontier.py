@@ -240,25 +240,57 @@ class Frontier:
         """Record ``ending`` (False, and nothing written, when the lease had been lost)."""
         return self._write(lambda connection: record_end(connection, self._enqueuer, ending, now))
 
-    def fail(self, lease: Lease, error: str, **options: Any) -> bool:
+    # The four below record the common cases at once; the crawl builds its LeaseEnds in full
+    # (host pace, kind, sitemaps) and records them with its next claim.
+
+    def fail(
+        self,
+        lease: Lease,
+        error: str,
+        *,
+        now: datetime,
+        next_fetch_at: datetime,
+        retry_at: datetime | None = None,
+        status: int | None = None,
+    ) -> bool:
         """``failed``, recorded at once."""
-        return self.end(self.failed(lease, error, **options), now=options["now"])
+        ending = self.failed(
+            lease, error, now=now, next_fetch_at=next_fetch_at, retry_at=retry_at, status=status
+        )
+        return self.end(ending, now=now)
 
-    def defer(self, lease: Lease, *, now: datetime, **options: Any) -> bool:
+    def defer(
+        self,
+        lease: Lease,
+        *,
+        now: datetime,
+        until: datetime | None,
+        reason: str,
+        detail: dict[str, Any] | None = None,
+    ) -> bool:
         """``deferred``, recorded at once."""
-        return self.end(self.deferred(lease, **options), now=now)
+        return self.end(self.deferred(lease, until=until, reason=reason, detail=detail), now=now)
 
-    def release(self, lease: Lease, *, now: datetime, **options: Any) -> bool:
+    def release(self, lease: Lease, *, now: datetime, next_fetch_at: datetime) -> bool:
         """``released``, recorded at once."""
-        return self.end(self.released(lease, **options), now=now)
+        return self.end(self.released(lease, next_fetch_at=next_fetch_at), now=now)
 
     def keep_unchanged(self, lease: Lease, *, reason: str) -> bool:
         """``kept``, recorded at once."""
         return self.end(self.kept(lease, reason=reason), now=lease.claimed_at)
 
-    def exclude(self, lease: Lease, *, now: datetime, **options: Any) -> bool:
+    def exclude(
+        self,
+        lease: Lease,
+        *,
+        now: datetime,
+        state: str,
+        reason: str,
+        detail: dict[str, Any] | None = None,
+    ) -> bool:
         """``excluded``, recorded at once."""
-        return self.end(self.excluded(lease, **options), now=now)
+        ending = self.excluded(lease, state=state, reason=reason, detail=detail)
+        return self.end(ending, now=now)
 
     def add_sitemaps(self, sitemaps: Sequence[SitemapSeed], *, now: datetime) -> None:
         """Queue sitemaps found outside a lease (S1: an origin whose robots.txt was read but
