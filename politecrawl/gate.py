@@ -14,12 +14,9 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
-from politecrawl.clock import Clock
-from politecrawl.config import RobotsSettings
 from politecrawl.errors import FetchError
-from politecrawl.fetch import Fetcher
 from politecrawl.politeness import robots_delay_seconds
 from politecrawl.robots import RobotsLimits, RobotsPolicy, Verdict, parse_robots
 from politecrawl.robots.outcome import (
@@ -28,8 +25,13 @@ from politecrawl.robots.outcome import (
     outcome_of_response,
     renewed,
 )
-from politecrawl.store import RobotsOutcomeStore
 from politecrawl.urls import InvalidURL, canonicalize, split_canonical
+
+if TYPE_CHECKING:
+    from politecrawl.clock import Clock
+    from politecrawl.config import RobotsSettings
+    from politecrawl.fetch import Fetcher
+    from politecrawl.store import RobotsOutcomeStore
 
 GateKind = Literal["allowed", "disallowed", "deferred", "robots_first"]
 _MIN_BUSY_RETRY_SECONDS = 0.1

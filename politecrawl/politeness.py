@@ -22,10 +22,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
-from politecrawl.config import PolitenessSettings
-from politecrawl.robots import RequestRate
+if TYPE_CHECKING:
+    from politecrawl.config import PolitenessSettings
+    from politecrawl.robots import RequestRate
 
 Failure = Literal["host", "page"]
 """What a failed request says: ``host``, the server is in trouble; ``page``, this URL is."""

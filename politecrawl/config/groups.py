@@ -31,11 +31,31 @@ ScopeMode = Literal["seeds", "domain", "any"]
 SitemapLastmod = Literal["revalidate", "skip"]
 DAY_SECONDS = 86_400.0
 
-# What a numeric setting must be; validate() reads it from each field's metadata.
-_SECONDS_OR_ZERO = {"check": "seconds >= 0"}
-_SECONDS = {"check": "seconds > 0"}
-_COUNT = {"check": "at least 1"}
-_COUNT_OR_ZERO = {"check": "0 or more"}
+
+@dataclass(frozen=True, slots=True)
+class _Check:
+    """What a numeric setting must be; ``validate()`` reads it from the field's metadata."""
+
+    minimum: int
+    inclusive: bool  # the minimum itself is allowed
+    seconds: bool  # a finite number of seconds, not a count
+
+    def problem(self, value: float) -> str | None:
+        """Why ``value`` is impossible, or None."""
+        too_low = value < self.minimum if self.inclusive else value <= self.minimum
+        if self.seconds and (not math.isfinite(value) or too_low):
+            relation = ">=" if self.inclusive else ">"
+            return f"must be a number of seconds {relation} {self.minimum}, not {value!r}"
+        if not self.seconds and too_low:
+            bound = "at least 1" if self.minimum == 1 else "0 or more"
+            return f"must be {bound}, not {value!r}"
+        return None
+
+
+_SECONDS_OR_ZERO = {"check": _Check(0, inclusive=True, seconds=True)}
+_SECONDS = {"check": _Check(0, inclusive=False, seconds=True)}
+_COUNT = {"check": _Check(1, inclusive=True, seconds=False)}
+_COUNT_OR_ZERO = {"check": _Check(0, inclusive=True, seconds=False)}
 
 
 class ConfigError(UserInputError):
@@ -310,8 +330,9 @@ class CrawlConfig:
 
     def replace(self, **changes: Any) -> CrawlConfig:
         """A copy with some settings (by name) or groups changed, validated."""
+        extra = changes.pop("extra", self.extra)
         changed = object.__new__(CrawlConfig)
-        changed._assemble(self._groups(), changes, self.extra)
+        changed._assemble(self._groups(), changes, extra)
         return changed.validate()
 
     def as_flat_dict(self) -> dict[str, object]:
@@ -326,12 +347,13 @@ class CrawlConfig:
         return getattr(getattr(self, TABLE_OF[name]), name)
 
     def validate(self) -> CrawlConfig:
-        """Return self, or raise ``ConfigError`` naming the first impossible setting (B1)."""
-        for group in self._groups().values():
-            _check_group(group)
+        """Return self, or raise ``ConfigError`` naming the first impossible setting (B1): the
+        agent, then each setting in the order of the TOML tables, then impossible pairs."""
         crawl, robots = self.crawl, self.robots
         if not crawl.agent or not crawl.agent.replace("-", "").replace("_", "").isalnum():
             _fail("agent", f"{crawl.agent!r} is not a name token (letters, digits, - and _)")
+        for group in self._groups().values():
+            _check_group(group)
         if crawl.processes > 1 and self.scope.max_pages_per_host is not None:
             # Each process counts a host's pages itself: shared out, a process whose share is
             # 0 would exclude the host's every URL it claims.
@@ -395,14 +417,8 @@ def _check_group(group: SettingsGroup) -> None:
         if choices and value not in choices:
             _fail(name, f"must be {_either(choices)}, not {value!r}")
         check = setting.metadata.get("check")
-        if check is None or value is None:
-            continue
-        if check.startswith("seconds"):
-            low = check.endswith(">= 0")
-            if not math.isfinite(value) or value < 0 or (value == 0 and not low):
-                _fail(name, f"must be a number of {check}, not {value!r}")
-        elif value < (1 if check == "at least 1" else 0):
-            _fail(name, f"must be {check}, not {value!r}")
+        if check is not None and value is not None and (problem := check.problem(value)):
+            _fail(name, problem)
 
 
 def _either(choices: tuple[str, ...]) -> str:

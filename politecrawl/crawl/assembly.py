@@ -1,19 +1,17 @@
 """The crawl's object graph, built from its configuration: scope, fetcher, gate and visitor.
 
-The one place that reads a ``CrawlConfig`` to wire the parts together, so that ``Crawler`` runs
-the loop and the parts stay unaware of the configuration's shape. ``Crawler`` asks for a new
+The one place that reads a ``CrawlConfig`` to wire the parts together: each part below the
+visitor is handed its group (the gate ``RobotsSettings``, the scope and the fetcher their
+values), and the visitor, which composes them, the configuration. ``Crawler`` asks for a new
 visitor at the start of every run (the seeds, and so the scope, may have grown).
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from politecrawl.clock import Clock
-from politecrawl.config import CrawlConfig
 from politecrawl.connect import AddressGuard
 from politecrawl.crawl.visit import Visitor
 from politecrawl.fetch import Fetcher, FetchLimits
@@ -21,6 +19,12 @@ from politecrawl.gate import Gate
 from politecrawl.scope import Scope, TrapGuards
 from politecrawl.store import Database, Frontier, RobotsOutcomeStore
 from politecrawl.warc import ArchivingFetcher, WarcArchive
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable
+
+    from politecrawl.clock import Clock
+    from politecrawl.config import CrawlConfig
 
 
 def scope_of(config: CrawlConfig, seed_origins: Iterable[str]) -> Scope:
@@ -58,7 +62,7 @@ def fetcher_of(
                 "http-header-user-agent": config.user_agent,
                 "robots": f"obey ({config.robots.semantics})",
                 "politecrawl-config": json.dumps(
-                    config.as_flat_dict(), sort_keys=True, default=str
+                    config.as_flat_dict() | {"extra": None}, sort_keys=True, default=str
                 ),
             },
             max_file_bytes=config.archive.warc_max_file_bytes,

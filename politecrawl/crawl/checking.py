@@ -11,13 +11,17 @@ until then on the crawl's clock, still holding the host's one request slot (P1, 
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime
+from typing import TYPE_CHECKING
 
-from politecrawl.clock import Clock
 from politecrawl.errors import FetchError
-from politecrawl.fetch import Fetcher, FetchResult
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from datetime import datetime
+
+    from politecrawl.clock import Clock
+    from politecrawl.fetch import Fetcher, FetchResult
 
 GET_BODY_BYTES = 64 * 1024
 """What a GET after a refused HEAD reads of the body: a check needs the status, not the page."""

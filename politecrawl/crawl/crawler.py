@@ -18,19 +18,13 @@ from __future__ import annotations
 
 import signal
 import threading
-from collections.abc import Callable, Iterable, Iterator
-from datetime import timedelta
-from types import TracebackType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from politecrawl.clock import Clock, SystemClock
-from politecrawl.config import CrawlConfig
 from politecrawl.crawl.assembly import fetcher_of, scope_of, visitor_of
 from politecrawl.crawl.processes import HelperProcesses, serve, share
-from politecrawl.crawl.visit import Visitor
 from politecrawl.crawl.workers import Callbacks, RunLimits, Workers
 from politecrawl.errors import PolitecrawlError
-from politecrawl.fetch import Fetcher
 from politecrawl.politeness import HostQueue
 from politecrawl.results import CrawlSummary, Excluded, Page
 from politecrawl.scope import Scope
@@ -46,6 +40,15 @@ from politecrawl.store import (
     open_database,
     start_run,
 )
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable, Iterator
+    from datetime import timedelta
+    from types import TracebackType
+
+    from politecrawl.config import CrawlConfig
+    from politecrawl.crawl.visit import Visitor
+    from politecrawl.fetch import Fetcher
 
 
 class Crawler:
@@ -249,6 +252,8 @@ class Crawler:
             workers.stop_and_join()
             try:
                 helpers, helpers_failure = self._end_helpers(failing)
+                if helpers_failure is not None:
+                    workers.set_stop_reason("failed")  # unless a reason came first
                 self._finish_summary(started)
                 finish_run(
                     self.database,
@@ -260,7 +265,6 @@ class Crawler:
                 if helpers is not None:
                     self.summary = helpers.combined(self.summary)
                 if helpers_failure is not None:
-                    self.summary.stopped_because = "failed"
                     raise PolitecrawlError(helpers_failure)
             except Exception:
                 if not failing:

@@ -8,17 +8,21 @@ Retry-After. ``politeness.pace_after`` and ``politeness.url_retry_at`` decide th
 
 from __future__ import annotations
 
-from datetime import datetime
+from typing import TYPE_CHECKING
 
-from politecrawl.clock import Clock
-from politecrawl.config import PolitenessSettings
 from politecrawl.crawl.response_reading import host_pace_record
 from politecrawl.crawl.visit_result import VisitResult
-from politecrawl.errors import FetchError
-from politecrawl.fetch import FetchResult
 from politecrawl.politeness import Failure, failure_of_status, pace_after, url_retry_at
 from politecrawl.results import Page
 from politecrawl.store import CHECK, Frontier, Lease
+
+if TYPE_CHECKING:
+    from datetime import datetime
+
+    from politecrawl.clock import Clock
+    from politecrawl.config import PolitenessSettings
+    from politecrawl.errors import FetchError
+    from politecrawl.fetch import FetchResult
 
 RETRY_STATUSES = frozenset((429, 500, 502, 503, 504))
 """Statuses that mean "not now" rather than "not here": the URL is retried (C7, P3)."""
@@ -27,8 +31,8 @@ RETRY_STATUSES = frozenset((429, 500, 502, 503, 504))
 class Failures:
     """Turns a failed request into the lease's end; shared by a crawl's worker threads."""
 
-    def __init__(self, pace: PolitenessSettings, clock: Clock, *, max_retries: int) -> None:
-        self.pace = pace
+    def __init__(self, politeness: PolitenessSettings, clock: Clock, *, max_retries: int) -> None:
+        self.politeness = politeness
         self.clock = clock
         self.max_retries = max_retries
 
@@ -98,7 +102,7 @@ class Failures:
         finished = self.clock.now()
         response_seconds = result.elapsed_seconds if result is not None else None
         pace = pace_after(
-            self.pace,
+            self.politeness,
             finished_at=finished,
             robots_delay=robots_delay,
             response_seconds=response_seconds,
@@ -110,7 +114,7 @@ class Failures:
         retry_at = None
         if temporary and lease.attempts + 1 <= self.max_retries:
             retry_at = url_retry_at(
-                self.pace,
+                self.politeness,
                 finished_at=finished,
                 attempts_before=lease.attempts,
                 retry_after_seconds=retry_after,

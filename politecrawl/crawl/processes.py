@@ -1,4 +1,4 @@
-"""Helper processes: one crawl on several cores (``CrawlConfig.processes``) [P1, P2, C5].
+"""Helper processes: one crawl on several cores (``--processes``) [P1, P2, C5].
 
 Python runs one thread at a time in a process, so a crawl at a short delay is bound by one core
 however many worker threads it has. ``HelperProcesses`` starts ``processes - 1`` more processes
@@ -29,11 +29,13 @@ import os
 import queue
 import signal
 import threading
-from collections.abc import Callable, Iterator
-from multiprocessing.process import BaseProcess
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
-from politecrawl.results import CrawlSummary
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterator
+    from multiprocessing.process import BaseProcess
+
+    from politecrawl.results import CrawlSummary
 
 _REPORT_SECONDS = 0.5
 _STOP_WAIT_SECONDS = 300.0

@@ -5,7 +5,8 @@ sitemap and a checked link [C4, T1-T7, S2, S4, L1-L4].
 anchors) into the ``Page`` consumers see and the outcome and links the frontier records;
 ``read_sitemap`` reads a sitemap's listing; ``outcome_of`` is what any response records;
 ``redirect_of`` decides a redirect's next hop (C4); ``host_pace_record`` is a host's pace as
-stored. No requests and no writes: ``visit`` fetches, paces and records, these describe.
+stored. No requests and no writes: ``visit`` fetches and paces (``failures`` when there is no usable
+answer), the worker records what it returns; these describe.
 """
 
 from __future__ import annotations
@@ -13,14 +14,11 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 from dataclasses import dataclass
-from datetime import datetime
+from typing import TYPE_CHECKING
 
-from politecrawl.config import CrawlConfig
 from politecrawl.directives import page_directives
-from politecrawl.fetch import FetchResult
 from politecrawl.html import parse_html
 from politecrawl.links import canonical_link, extract_links
-from politecrawl.politeness import HostPace
 from politecrawl.results import Page
 from politecrawl.sitemaps import (
     SitemapLimits,
@@ -30,6 +28,13 @@ from politecrawl.sitemaps import (
     read_listing,
 )
 from politecrawl.store import HostPaceRecord, Lease, LinkOut, PageOutcome
+
+if TYPE_CHECKING:
+    from datetime import datetime
+
+    from politecrawl.config import CrawlConfig
+    from politecrawl.fetch import FetchResult
+    from politecrawl.politeness import HostPace
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,19 +9,23 @@ under which semantics, and (strict, M7) which reading forbade it.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
-from politecrawl.clock import Clock
-from politecrawl.config import PolitenessSettings, SitemapSettings
 from politecrawl.crawl.visit_result import VisitResult
-from politecrawl.gate import Gate, GateVerdict
 from politecrawl.politeness import pace_after
 from politecrawl.results import Excluded
-from politecrawl.robots import SemanticsName
-from politecrawl.robots.outcome import RobotsOutcome
 from politecrawl.scope import Scope, check_scope
 from politecrawl.sitemaps import SitemapSeed, robots_sitemaps
 from politecrawl.store import Frontier, Lease, OriginDeferral
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+    from politecrawl.clock import Clock
+    from politecrawl.config import PolitenessSettings, SitemapSettings
+    from politecrawl.gate import Gate, GateVerdict
+    from politecrawl.robots import SemanticsName
+    from politecrawl.robots.outcome import RobotsOutcome
 
 
 class RobotsVisits:
@@ -34,7 +38,7 @@ class RobotsVisits:
         frontier: Frontier,
         scope: Scope,
         clock: Clock,
-        pace: PolitenessSettings,
+        politeness: PolitenessSettings,
         sitemaps: SitemapSettings,
         semantics: SemanticsName,
     ) -> None:
@@ -42,7 +46,7 @@ class RobotsVisits:
         self.frontier = frontier
         self.scope = scope
         self.clock = clock
-        self.pace = pace
+        self.politeness = politeness
         self.sitemaps = sitemaps
         self.semantics = semantics
 
@@ -52,7 +56,9 @@ class RobotsVisits:
         outcome = self.gate.fetch_robots(lease.origin)
         finished = self.clock.now()
         robots_delay = self.gate.robots_delay(lease.origin)
-        next_at = pace_after(self.pace, finished_at=finished, robots_delay=robots_delay).next_start
+        next_at = pace_after(
+            self.politeness, finished_at=finished, robots_delay=robots_delay
+        ).next_start
         if outcome.kind == "deferred":
             detail = {"robots": outcome.reason}
             until = outcome.retry_at
@@ -102,6 +108,8 @@ class RobotsVisits:
     def exclude(
         self, lease: Lease, gate: GateVerdict, *, becomes: str | None = None
     ) -> VisitResult:
+        """robots.txt forbids the lease's URL: excluded, with the deciding line, the semantics
+        and (strict, M7) which reading forbade it; ``becomes``: the URL's new kind (L1)."""
         detail: dict[str, object] = {
             "origin": lease.origin,
             "semantics": self.semantics,

@@ -20,13 +20,9 @@ is asked for its status with HEAD, or GET when HEAD is refused (``checking``), n
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterable
 from dataclasses import dataclass, field
-from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from politecrawl.clock import Clock
-from politecrawl.config import CrawlConfig
 from politecrawl.crawl.checking import request_check
 from politecrawl.crawl.failures import RETRY_STATUSES, Failures
 from politecrawl.crawl.response_reading import (
@@ -40,8 +36,6 @@ from politecrawl.crawl.response_reading import (
 from politecrawl.crawl.robots_visit import RobotsVisits
 from politecrawl.crawl.visit_result import VisitResult
 from politecrawl.errors import FetchError
-from politecrawl.fetch import Fetcher, FetchResult
-from politecrawl.gate import Gate
 from politecrawl.politeness import (
     HostPace,
     pace_after,
@@ -61,7 +55,16 @@ from politecrawl.store import (
     Lease,
     PageOutcome,
 )
-from politecrawl.warc import WarcArchive
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+    from datetime import datetime
+
+    from politecrawl.clock import Clock
+    from politecrawl.config import CrawlConfig
+    from politecrawl.fetch import Fetcher, FetchResult
+    from politecrawl.gate import Gate
+    from politecrawl.warc import WarcArchive
 
 
 @dataclass(slots=True)
@@ -102,14 +105,14 @@ class Visitor:
         self.scope = scope
         self.clock = clock
         self.archive = archive
-        self.pace = config.politeness
-        self.failures = Failures(self.pace, clock, max_retries=config.fetching.max_retries)
+        self.politeness = config.politeness
+        self.failures = Failures(self.politeness, clock, max_retries=config.fetching.max_retries)
         self.robots = RobotsVisits(
             gate,
             frontier=frontier,
             scope=scope,
             clock=clock,
-            pace=self.pace,
+            politeness=self.politeness,
             sitemaps=config.sitemaps,
             semantics=config.robots.semantics,
         )
@@ -267,7 +270,7 @@ class Visitor:
         """The host's pace after a request that was answered (P2, P3: a success ends a
         back-off; ``politeness.pace_after`` decides)."""
         return pace_after(
-            self.pace,
+            self.politeness,
             finished_at=finished,
             robots_delay=robots_delay,
             response_seconds=response_seconds,

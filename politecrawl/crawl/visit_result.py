@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from politecrawl.results import Excluded, Page
-from politecrawl.store import Completion, LeaseEnd
+if TYPE_CHECKING:
+    from politecrawl.results import Excluded, Page
+    from politecrawl.store import Completion, LeaseEnd
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,16 +13,20 @@ from __future__ import annotations
 import contextlib
 import queue
 import threading
-from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import timedelta
+from typing import TYPE_CHECKING
 
-from politecrawl.clock import Clock
-from politecrawl.crawl.visit import Visitor
-from politecrawl.crawl.visit_result import VisitResult
 from politecrawl.errors import StoreError
 from politecrawl.results import CrawlSummary, Excluded, Page
 from politecrawl.store import Frontier, Lease, Wait, is_database_error, worker_id
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterator
+
+    from politecrawl.clock import Clock
+    from politecrawl.crawl.visit import Visitor
+    from politecrawl.crawl.visit_result import VisitResult
 
 _POLL_SECONDS = 0.25
 _DONE = object()
@@ -39,10 +43,10 @@ class _WorkerFailed:
 class RunLimits:
     """When this process's workers stop claiming (a run limit; the crawl can be resumed)."""
 
-    max_pages: int | None = None
+    max_pages: int | None
     """This process's share of ``max_pages``."""
-    max_duration_seconds: float | None = None
-    deferred_horizon_seconds: float = 60.0
+    max_duration_seconds: float | None
+    deferred_horizon_seconds: float
     """Work deferred further than this does not keep the run going (O6)."""
 
 

@@ -23,6 +23,8 @@ from typing import Literal
 
 from lxml import etree
 
+from politecrawl.config import SitemapSettings
+
 SitemapKind = Literal["urlset", "index", "text", "feed", "unknown"]
 
 _GZIP_MAGIC = b"\x1f\x8b"
@@ -38,14 +40,15 @@ _FEED_ROOTS = frozenset(("rss", "feed", "rdf"))
 # The elements that hold one entry; only their own <loc>, <link> and <lastmod> count, so an
 # image extension's <image:loc> inside a <url> is not taken for the page's.
 _CONTAINERS = frozenset(("url", "sitemap", "item", "entry"))
+_DEFAULTS = SitemapSettings()
 
 
 @dataclass(frozen=True, slots=True)
 class SitemapLimits:
-    """Resource bounds for one sitemap file (sitemaps.org's, by default)."""
+    """Resource bounds for one sitemap file (sitemaps.org's, by default: the settings')."""
 
-    max_entries: int = 50_000
-    max_bytes: int = 50 * 1024 * 1024
+    max_entries: int = _DEFAULTS.max_sitemap_entries
+    max_bytes: int = _DEFAULTS.max_sitemap_bytes
     """Bytes after decompression."""
 
 

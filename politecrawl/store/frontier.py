@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from sqlalchemy import Connection
 
+from politecrawl.config import PolitenessSettings, StorageSettings
 from politecrawl.store import lease_ends
 from politecrawl.store import statements as sql
 from politecrawl.store.claims import Claimer, next_wait
@@ -62,6 +63,9 @@ _HOUSEKEEPING_SECONDS = 1.0
 T = TypeVar("T")
 
 
+_STORAGE, _POLITENESS = StorageSettings(), PolitenessSettings()  # their defaults are ours
+
+
 class Frontier:
     """The crawl's queue, leases and per-host politeness state, in the crawl database."""
 
@@ -69,9 +73,9 @@ class Frontier:
         self,
         database: Database,
         *,
-        lease_seconds: float = 120.0,
-        default_delay_seconds: float = 1.0,
-        max_in_flight_per_host: int = 1,
+        lease_seconds: float = _STORAGE.lease_seconds,
+        default_delay_seconds: float = _POLITENESS.delay_seconds,
+        max_in_flight_per_host: int = _POLITENESS.max_in_flight_per_host,
     ) -> None:
         self.database = database
         self.lease_seconds = lease_seconds

@@ -13,12 +13,13 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from politecrawl.config import ArchiveSettings
 from politecrawl.fetch import Fetcher, FetchRequest, FetchResult
 from politecrawl.warc.files import OpenFile, recover
 from politecrawl.warc.index import Capture, read_index
 from politecrawl.warc.records import exchange_records, metadata_record, warcinfo_record
 
-DEFAULT_MAX_FILE_BYTES = 1 << 30
+DEFAULT_MAX_FILE_BYTES = ArchiveSettings().warc_max_file_bytes
 
 
 class WarcArchive:
