@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint bench bench-crawl bench-crawl-large bench-linkcheck clean
+.PHONY: demo test lint bench bench-crawl bench-crawl-large bench-million bench-linkcheck clean
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -52,6 +52,17 @@ bench-crawl-large: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[bench,peers]'
 	$(BIN)/python bench/run.py --hosts 100 --pages 1000 --kill-resume --kill-signal TERM
 	$(BIN)/python bench/run.py --hosts 100 --pages 1000 --kill-resume --only politecrawl
+
+## bench-million: H=200 P=5000 (about 1.1 million URLs) on PostgreSQL, 2 processes, killed
+## mid-way and resumed (about 1.5 hours; about 7 GB of disk: see bench/README.md).
+## make bench-million BENCH_POSTGRES=postgresql+psycopg://... BENCH_MILLION_ARGS="--work DIR --json FILE"
+BENCH_POSTGRES ?= postgresql+psycopg://postgres@127.0.0.1:5432/test
+BENCH_MILLION_ARGS ?=
+bench-million: $(STAMP)
+	test -x /usr/sbin/nginx || command -v nginx >/dev/null || (apt-get update -qq && apt-get install -y -qq nginx)
+	$(BIN)/python -m pip install --quiet -e '.[bench,peers,postgres]'
+	$(BIN)/python bench/run.py --hosts 200 --pages 5000 --delay 0 --postgres $(BENCH_POSTGRES) \
+		--kill-resume --only politecrawl --processes 2 --timeout 14400 $(BENCH_MILLION_ARGS)
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info .pytest_cache .mypy_cache .ruff_cache

@@ -18,7 +18,9 @@
 - makespan efficiency: the busiest host's ``(n - 1) x required gap`` for its n requests, divided
   by the crawl's duration (1.0 is the limit of a polite crawl);
 - noindex_indexable: pages the truth says are noindex that the crawler handed out as indexable
-  (from the crawler's own output, passed in).
+  (from the crawler's own output, passed in);
+- by_tenth: useful pages/s for each tenth of the crawl, idle stretches left out
+  (``pages_per_second_by_tenth``, issue 14): does the cost per page grow with the frontier?
 
 Times come from the log: start = $msec - $request_time, end = $msec (millisecond resolution, so
 comparisons allow ``tolerance`` seconds).
@@ -108,10 +110,18 @@ class Audit:
     makespan_host: str = ""
     makespan_efficiency: float = 0.0
     forbidden_by_reason: dict[str, int] = field(default_factory=dict)
+    by_tenth: list[float] = field(default_factory=list)
 
     @property
     def recall(self) -> float:
         return self.fetched_must / self.must if self.must else 1.0
+
+    @property
+    def last_over_first(self) -> float | None:
+        """Useful pages/s of the last tenth over the first's (1.0: the cost did not grow)."""
+        if len(self.by_tenth) < 2 or not self.by_tenth[0]:
+            return None
+        return self.by_tenth[-1] / self.by_tenth[0]
 
     def report(self, limit: int = 10) -> str:
         """The findings, a few of each kind."""
@@ -180,7 +190,86 @@ def audit(
         result.raw_per_second = len(requests) / result.span
         result.makespan_ideal = busiest
         result.makespan_efficiency = busiest / result.span
+    result.by_tenth = pages_per_second_by_tenth(requests, set(truth["must"]))
     return result
+
+
+def idle_stretches(requests: list[Request], idle: float = 2.0) -> list[tuple[float, float]]:
+    """The stretches of more than ``idle`` seconds in which no request at all was in flight
+    (between the end of every request begun so far and the start of the next), in order."""
+    stretches = []
+    busy_until = -_INFINITY
+    for request in sorted(requests, key=lambda r: r.start):
+        if busy_until > -_INFINITY and request.start - busy_until > idle:
+            stretches.append((busy_until, request.start))
+        busy_until = max(busy_until, request.end)
+    return stretches
+
+
+def pages_per_second_by_tenth(
+    requests: list[Request], must: set[str], *, parts: int = 10, idle: float = 2.0
+) -> list[float]:
+    """Useful pages/s for each tenth of the crawl, from the server's log alone (issue 14).
+
+    Each useful URL's (``must``) first fetch (the earliest-starting request for it, any
+    status) is taken, and these are ordered by the time their request ended. They are split
+    into ``parts`` groups of equal count (group k holds those ranked ``k*n//parts`` to
+    ``(k+1)*n//parts - 1``). Group k spans the wall seconds from the end of group k-1's last
+    page (for the first group: the start of the log's first request) to the end of its own
+    last page, so the groups tile the crawl. Its active seconds are that span minus the parts
+    of it lying in idle stretches: more than ``idle`` seconds in which the log shows no request
+    at all in flight (for example between a kill and the resume; ``idle_stretches``). The
+    figure for group k is its pages / its active seconds (0.0 if it has none). Fewer than
+    ``parts`` useful pages fetched: an empty list.
+    """
+    first: dict[str, Request] = {}
+    for request in sorted(requests, key=lambda r: r.start):
+        if request.url in must and request.url not in first:
+            first[request.url] = request
+    ends = sorted(r.end for r in first.values())
+    n = len(ends)
+    if n < parts:
+        return []
+    stretches = idle_stretches(requests, idle)
+    figures = []
+    begin = min(r.start for r in requests)
+    for k in range(parts):
+        low, high = k * n // parts, (k + 1) * n // parts
+        finish = ends[high - 1]
+        active = finish - begin
+        for gap_start, gap_end in stretches:
+            active -= max(0.0, min(finish, gap_end) - max(begin, gap_start))
+        figures.append((high - low) / active if active > 0 else 0.0)
+        begin = finish
+    return figures
+
+
+def check_pages_per_second_by_tenth() -> None:
+    """A self-check on a tiny synthetic log (``audit_log.py --self-check``; bench has no tests,
+    and tests/ must not need nginx): 20 useful pages, one finishing every 0.5 s, with a 10 s
+    stop after the 10th (a kill and a resume), a duplicate, a robots.txt and a useless page."""
+
+    def request(start: float, end: float, path: str) -> Request:
+        url = f"http://127.0.0.2:8080{path}"
+        return Request(start, end, "127.0.0.2", url, "GET", 200, 10, "t")
+
+    must = {f"http://127.0.0.2:8080/p{i}.html" for i in range(20)}
+    log = [request(0.0, 0.1, "/robots.txt")]
+    for i in range(20):
+        end = 0.5 * (i + 1) + (10.0 if i >= 10 else 0.0)  # the stop: 5.0 .. 15.5
+        log.append(request(end - 0.2, end, f"/p{i}.html"))
+    log.append(request(16.0, 16.1, "/p3.html"))  # a duplicate: its first fetch counts
+    log.append(request(16.2, 16.3, "/other.html"))  # not useful, yet the log is not idle
+    log.sort(key=lambda r: r.start)
+    stretches = idle_stretches(log)
+    assert stretches == [(5.0, 15.3)], stretches
+    tenths = pages_per_second_by_tenth(log, must)
+    # two pages a tenth; each tenth spans 1 s (the first from 0.0), the sixth 11.0 s of which
+    # 10.3 s idle: 0.7 s active
+    expected = [2.0, 2.0, 2.0, 2.0, 2.0, 2 / 0.7, 2.0, 2.0, 2.0, 2.0]
+    assert all(abs(a - b) < 1e-9 for a, b in zip(tenths, expected, strict=True)), tenths
+    assert pages_per_second_by_tenth(log, set(list(must)[:9])) == []
+    assert pages_per_second_by_tenth(log, must, idle=20.0)[5] == 2 / 11.0
 
 
 def _coverage(result: Audit, requests: list[Request], truth: dict[str, Any]) -> None:
@@ -299,10 +388,17 @@ def _politeness(
 
 def main() -> int:
     parser = argparse.ArgumentParser(description="audit an nginx log against truth.json")
-    parser.add_argument("log", type=Path)
-    parser.add_argument("truth", type=Path)
+    parser.add_argument("log", type=Path, nargs="?")
+    parser.add_argument("truth", type=Path, nargs="?")
     parser.add_argument("--delay", type=float, default=None)
+    parser.add_argument("--self-check", action="store_true", help="check the tenths' figures")
     args = parser.parse_args()
+    if args.self_check:
+        check_pages_per_second_by_tenth()
+        print("pages_per_second_by_tenth: ok")
+        return 0
+    if args.log is None or args.truth is None:
+        parser.error("log and truth are required")
     truth = json.loads(args.truth.read_text(encoding="utf-8"))
     delay = truth["delay"] if args.delay is None else args.delay
     result = audit(read_log(args.log), truth, delay=delay)
@@ -313,6 +409,9 @@ def main() -> int:
         f"{len(result.duplicates)}, useful/s {result.useful_per_second:.1f}, makespan "
         f"efficiency {result.makespan_efficiency:.3f}"
     )
+    if result.by_tenth:
+        tenths = " ".join(f"{figure:.1f}" for figure in result.by_tenth)
+        print(f"pages/s by tenth: {tenths}; last / first {result.last_over_first:.2f}")
     print(result.report())
     return 0
 

@@ -4,6 +4,7 @@
     .venv/bin/python bench/run.py --hosts 20 --pages 500 --delay 0
     .venv/bin/python bench/run.py --hosts 20 --pages 50 --delay 0.2
     .venv/bin/python bench/run.py --hosts 100 --pages 1000 --kill-resume
+    make bench-million     # H=200 P=5000 on PostgreSQL, --processes 2, killed and resumed
 
 Generates the web (``web_gen.py``) in a temporary directory, serves it with nginx
 (``web_serve.py``; ``apt-get install -y nginx``), then runs, one after the other, each on a
@@ -18,8 +19,10 @@ fresh access log:
   unrandomised, AutoThrottle off, DEPTH_LIMIT=10.
 
 Each is measured from outside: wall time, CPU time (user + system), peak RSS of its whole process
-tree (psutil, sampled every 50 ms), and audited from the server's log (``audit_log.py``). The
-table gives both and the ratio politecrawl / Scrapy. Nothing is asserted; ``--json`` keeps the
+tree and of its largest process (psutil, sampled every 50 ms), for politecrawl its database's
+size after the run (and per million URLs), and audited from the server's log (``audit_log.py``,
+with useful pages/s for each tenth of the crawl). The table gives both and the ratio
+politecrawl / Scrapy. Nothing is asserted; ``--json`` keeps the
 figures. Only loopback addresses are used (127.0.0.2 ... and 127.0.1.1).
 """
 
@@ -61,6 +64,9 @@ class Measure:
     wall: float = 0.0
     cpu: float = 0.0
     peak_rss: int = 0
+    peak_rss_process: int = 0  # the largest RSS seen for any one process of the tree
+    db_bytes: int | None = None  # the crawl database on disk after the run (politecrawl)
+    db_urls: int | None = None  # rows in its urls table
     returncodes: list[int] = field(default_factory=list)
     timed_out: bool = False
     kill_at: float | None = None
@@ -68,13 +74,15 @@ class Measure:
 
 
 class TreeSampler(threading.Thread):
-    """Peak summed RSS of some processes and all their descendants."""
+    """Peak summed RSS of some processes and all their descendants (``peak``), and the peak
+    RSS of any single one of them (``peak_process``)."""
 
     def __init__(self, interval: float = 0.05) -> None:
         super().__init__(daemon=True)
         self.interval = interval
         self.roots: list[psutil.Process] = []
         self.peak = 0
+        self.peak_process = 0
         self.done = threading.Event()
         self.lock = threading.Lock()
 
@@ -94,7 +102,9 @@ class TreeSampler(threading.Thread):
                     continue
                 for process in processes:
                     with contextlib.suppress(psutil.NoSuchProcess):
-                        total += process.memory_info().rss
+                        rss = process.memory_info().rss
+                        total += rss
+                        self.peak_process = max(self.peak_process, rss)
             self.peak = max(self.peak, total)
             self.done.wait(self.interval)
 
@@ -104,12 +114,25 @@ def _cpu_children() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def _log_lines(path: Path) -> int:
-    try:
-        with path.open("rb") as file:
-            return sum(chunk.count(b"\n") for chunk in iter(lambda: file.read(1 << 20), b""))
-    except FileNotFoundError:
-        return 0
+class LineCounter:
+    """Lines in a growing file, reading only what was appended since the last call (a
+    million-line access log is not read again every 50 ms)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.offset = 0
+        self.lines = 0
+
+    def __call__(self) -> int:
+        try:
+            with self.path.open("rb") as file:
+                file.seek(self.offset)
+                for chunk in iter(lambda: file.read(1 << 20), b""):
+                    self.lines += chunk.count(b"\n")
+                    self.offset += len(chunk)
+        except FileNotFoundError:
+            pass
+        return self.lines
 
 
 def run_phase(
@@ -129,9 +152,11 @@ def run_phase(
     access log has that many lines (SIGTERM lets politecrawl finish what is in flight)."""
     processes: list[subprocess.Popen[bytes]] = []
     deadline = time.monotonic() + timeout
+    stagger_lines = LineCounter(stagger_until) if stagger_until is not None else None
+    log_lines = LineCounter(access_log) if access_log is not None else None
     for index, command in enumerate(commands):
-        if index and stagger_until is not None:  # let the first create the database
-            while _log_lines(stagger_until) == 0 and time.monotonic() < deadline:
+        if index and stagger_lines is not None:  # let the first create the database
+            while stagger_lines() == 0 and time.monotonic() < deadline:
                 time.sleep(0.02)
         out = (logs / f"{name}-{index}.out").open("wb")
         err = (logs / f"{name}-{index}.err").open("wb")
@@ -146,9 +171,9 @@ def run_phase(
             break
         if (
             kill_when_lines is not None
-            and access_log is not None
+            and log_lines is not None
             and kill_at is None
-            and _log_lines(access_log) >= kill_when_lines
+            and log_lines() >= kill_when_lines
         ):
             kill_at = time.time()
             for process in processes:
@@ -273,6 +298,8 @@ def run_politecrawl(args: argparse.Namespace, site: Path, work: Path, truth: dic
     sampler.done.set()
     sampler.join()
     measure.peak_rss = sampler.peak
+    measure.peak_rss_process = sampler.peak_process
+    measure.db_bytes, measure.db_urls = database_size(db)
     indexable = politecrawl_indexable(db)
     result = audit(
         read_log(server.log_path),
@@ -284,15 +311,49 @@ def run_politecrawl(args: argparse.Namespace, site: Path, work: Path, truth: dic
     return measure, result
 
 
+def _postgres_schema(db: str) -> tuple[str, str]:
+    """(libpq URL, schema) of a URL made by ``fresh_postgres``."""
+    base, _, options = db.partition("?options=")
+    return base.replace("+psycopg", ""), options.rpartition("%3D")[2]
+
+
+def database_size(db: Path | str) -> tuple[int, int]:
+    """(bytes on disk, rows in ``urls``) of the crawl's database after the run. SQLite: the
+    file plus its -wal; PostgreSQL: pg_total_relation_size (heap, indexes, TOAST) summed over
+    the tables of the bench's fresh schema."""
+    count = "SELECT count(*) FROM urls"
+    if isinstance(db, str):  # PostgreSQL
+        import psycopg  # noqa: PLC0415 (only with --postgres)
+
+        base, schema = _postgres_schema(db)
+        with psycopg.connect(base, autocommit=True) as connection:
+            size = connection.execute(
+                "SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0) FROM pg_class c "
+                "JOIN pg_namespace n ON n.oid = c.relnamespace "
+                "WHERE n.nspname = %s AND c.relkind IN ('r', 'p')",
+                (schema,),
+            ).fetchone()
+            connection.execute(f'SET search_path TO "{schema}"')
+            urls = connection.execute(count).fetchone()
+        return int(size[0]) if size else 0, int(urls[0]) if urls else 0
+    size = sum(
+        Path(str(db) + suffix).stat().st_size
+        for suffix in ("", "-wal")
+        if Path(str(db) + suffix).exists()
+    )
+    with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as connection:
+        urls = connection.execute(count).fetchone()[0]
+    return size, int(urls)
+
+
 def politecrawl_indexable(db: Path | str) -> set[str]:
     """URLs politecrawl recorded as indexable (a 2xx page without noindex, T5)."""
     query = "SELECT url, status, noindex FROM urls WHERE state = 'done'"
     if isinstance(db, str):  # PostgreSQL
         import psycopg  # noqa: PLC0415 (only with --postgres)
 
-        base, _, options = db.partition("?options=")
-        schema = options.rpartition("%3D")[2]
-        with psycopg.connect(base.replace("+psycopg", ""), autocommit=True) as connection:
+        base, schema = _postgres_schema(db)
+        with psycopg.connect(base, autocommit=True) as connection:
             connection.execute(f'SET search_path TO "{schema}"')
             rows = connection.execute(query).fetchall()
     else:
@@ -359,13 +420,20 @@ def _run_peer(
     sampler.done.set()
     sampler.join()
     measure.peak_rss = sampler.peak
+    measure.peak_rss_process = sampler.peak_process
     return measure, server.log_path
 
 
 # --- the table ----------------------------------------------------------------------------------
 
 
-def rows(measure: Measure, result: Audit) -> dict[str, float | int | str]:
+Row = float | int | str | list[float] | None
+
+
+def rows(measure: Measure, result: Audit) -> dict[str, Row]:
+    per_million = None
+    if measure.db_bytes is not None and measure.db_urls:
+        per_million = measure.db_bytes / measure.db_urls  # bytes per URL = MB per 1M URLs
     return {
         "recall": result.recall,
         "missed": len(result.missed),
@@ -383,12 +451,18 @@ def rows(measure: Measure, result: Audit) -> dict[str, float | int | str]:
         "requests": result.requests,
         "TCP connections": result.connections,
         "useful pages/s": result.useful_per_second,
+        "pages/s by tenth": result.by_tenth,
+        "last tenth / first tenth": result.last_over_first,
         "raw requests/s": result.raw_per_second,
         "makespan efficiency": result.makespan_efficiency,
         "crawl span (s)": result.span,
         "wall time (s)": measure.wall,
         "CPU time (s)": measure.cpu,
         "peak RSS (MB)": measure.peak_rss / 1e6,
+        "peak RSS per process (MB)": measure.peak_rss_process / 1e6,
+        "database size (MB)": None if measure.db_bytes is None else measure.db_bytes / 1e6,
+        "URLs in the database": measure.db_urls,
+        "database MB per 1M URLs": per_million,
     }
 
 
@@ -400,19 +474,22 @@ RATIO_ROWS = (
     "wall time (s)",
     "CPU time (s)",
     "peak RSS (MB)",
+    "peak RSS per process (MB)",
 )
 
 
-def fmt(name: str, value: float | int | str | None) -> str:
+def fmt(name: str, value: Row) -> str:
     if value is None:
         return "-"
     if isinstance(value, str):
         return value
+    if isinstance(value, list):
+        return " ".join(f"{figure:.0f}" for figure in value) or "-"
     if name == "recall":
         return f"{value:.2%}"
     if isinstance(value, int):
         return f"{value:,}"
-    if name == "makespan efficiency":
+    if name in ("makespan efficiency", "last tenth / first tenth"):
         return f"{value:.3f}"
     return f"{value:,.1f}"
 
@@ -427,7 +504,7 @@ def table(results: dict[str, dict], *, markdown: bool = False) -> str:
         line = [row, *(fmt(row, results[n][row]) for n in names)]
         if len(names) == 2:
             a, b = results[names[0]][row], results[names[1]][row]
-            ratio = f"{a / b:.2f}" if row in RATIO_ROWS and b else ""
+            ratio = f"{a / b:.2f}" if row in RATIO_ROWS and a is not None and b else ""
             line.append(ratio)
         body.append(line)
     if markdown:
