@@ -15,7 +15,7 @@ from sqlalchemy import Connection, Table, func, select
 
 from politecrawl.store import statements as sql
 from politecrawl.store.frontier_types import Lease, Wait
-from politecrawl.store.schema import DEFERRED, LEASED, QUEUED, HostRecord, UrlRecord
+from politecrawl.store.schema import DEFERRED, LEASED, QUEUED, HostRecord, UrlRecord, in_state
 
 _hosts = cast(Table, HostRecord.__table__)
 _urls = cast(Table, UrlRecord.__table__)
@@ -123,10 +123,10 @@ def next_wait(connection: Connection, now: datetime) -> Wait:
         )
     ).scalar()
     next_deferred = connection.execute(
-        select(func.min(_urls.c.next_attempt_at)).where(_urls.c.state == DEFERRED)
+        select(func.min(_urls.c.next_attempt_at)).where(in_state(DEFERRED))
     ).scalar()
     next_expiry = connection.execute(
-        select(func.min(_urls.c.lease_expires_at)).where(_urls.c.state == LEASED)
+        select(func.min(_urls.c.lease_expires_at)).where(in_state(LEASED))
     ).scalar()
     candidates = [time for time in (next_host, next_deferred, next_expiry) if time is not None]
     if not candidates:

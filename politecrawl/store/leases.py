@@ -12,12 +12,14 @@ from __future__ import annotations
 import os
 import socket
 from collections import Counter
+from collections.abc import Sequence
 from datetime import datetime
 from typing import cast
 
-from sqlalchemy import Connection, Table, and_, case, select, update
+from sqlalchemy import Connection, Select, Table, and_, case, select, update
+from sqlalchemy.sql.elements import ColumnElement
 
-from politecrawl.store.schema import DEFERRED, LEASED, QUEUED, HostRecord, UrlRecord
+from politecrawl.store.schema import DEFERRED, LEASED, QUEUED, HostRecord, UrlRecord, in_state
 
 _hosts = cast(Table, HostRecord.__table__)
 _urls = cast(Table, UrlRecord.__table__)
@@ -39,18 +41,31 @@ def _process_is_gone(owner: str) -> bool:
 
 def _dead_owners(connection: Connection) -> list[str]:
     owners = connection.execute(
-        select(_urls.c.lease_owner).where(_urls.c.state == LEASED).distinct()
+        select(_urls.c.lease_owner).where(in_state(LEASED)).distinct()
     ).scalars()
     return [owner for owner in owners if owner and _process_is_gone(owner)]
 
 
+def expired_leases(now: datetime, dead_owners: Sequence[str] = ()) -> Select[tuple[int, int]]:
+    """The leased URLs (id, host id) whose lease expired, or whose owner is gone."""
+    return (
+        select(_urls.c.id, _urls.c.host_id)
+        .where(in_state(LEASED))
+        .where((_urls.c.lease_expires_at < now) | _urls.c.lease_owner.in_(dead_owners))
+    )
+
+
+def due_deferred(now: datetime, *, indefinite: bool = False) -> ColumnElement[bool]:
+    """The deferred URLs whose time has come, or (``indefinite``) those deferred for the rest
+    of a run."""
+    if indefinite:
+        return and_(in_state(DEFERRED), _urls.c.next_attempt_at.is_(None))
+    return and_(in_state(DEFERRED), _urls.c.next_attempt_at <= now)
+
+
 def release_expired_leases(connection: Connection, now: datetime) -> int:
     """Queue again leased URLs whose lease expired or whose local owner process is gone."""
-    leased = connection.execute(
-        select(_urls.c.id, _urls.c.host_id)
-        .where(_urls.c.state == LEASED)
-        .where((_urls.c.lease_expires_at < now) | _urls.c.lease_owner.in_(_dead_owners(connection)))
-    ).all()
+    leased = connection.execute(expired_leases(now, _dead_owners(connection))).all()
     if not leased:
         return 0
     connection.execute(
@@ -80,9 +95,7 @@ def release_expired_leases(connection: Connection, now: datetime) -> int:
 def wake_deferred_urls(connection: Connection, now: datetime, *, indefinite: bool = False) -> int:
     """Queue again the deferred URLs whose time has come, or (``indefinite``) those deferred
     for the rest of a run, and wake their hosts."""
-    due = and_(_urls.c.state == DEFERRED, _urls.c.next_attempt_at <= now)
-    if indefinite:
-        due = and_(_urls.c.state == DEFERRED, _urls.c.next_attempt_at.is_(None))
+    due = due_deferred(now, indefinite=indefinite)
     host_ids = list(connection.execute(select(_urls.c.host_id).where(due).distinct()).scalars())
     if not host_ids:
         return 0

@@ -13,7 +13,7 @@ scheduler (``next start = now + delay``), and no date strings to parse on SQLite
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, cast
 
 from sqlalchemy import (
     BigInteger,
@@ -25,11 +25,14 @@ from sqlalchemy import (
     LargeBinary,
     MetaData,
     String,
+    Table,
     Text,
+    literal_column,
     text,
 )
 from sqlalchemy.engine import Dialect
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+from sqlalchemy.sql.elements import ColumnElement
 from sqlalchemy.types import TypeDecorator
 
 NAMING_CONVENTION = {
@@ -302,3 +305,16 @@ class SitemapEntryRecord(Base):
     lastmod: Mapped[datetime | None]
     lastmod_text: Mapped[str | None] = mapped_column(Text)
     line: Mapped[int | None] = mapped_column(Integer)
+
+
+def in_state(state: str) -> ColumnElement[bool]:
+    """``urls.state = '<state>'`` with the state written into the SQL, not bound.
+
+    PostgreSQL matches a partial index (``WHERE state = 'leased'``) only to a constant, and
+    psycopg prepares a statement it has run five times, after which PostgreSQL may plan it
+    generically: with a bound state, the once-a-second housekeeping of leases and deferred URLs
+    then reads every URL of the crawl (134 ms at 1.07 million URLs, against 0.006 ms), and the
+    crawl slows as its frontier grows."""
+    if state not in URL_STATES:
+        raise ValueError(f"not a URL state: {state!r}")
+    return cast(Table, UrlRecord.__table__).c.state == literal_column(f"'{state}'")
