@@ -578,6 +578,11 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     option("--wget", action="store_true", help="also GNU wget -r (robots=on, --wait)")
     option("--timeout", type=float, default=1800, help="seconds per crawler")
     option("--work", type=Path, default=None, help="keep everything here")
+    option(
+        "--reuse-web",
+        action="store_true",
+        help="with --work: serve the web an earlier run generated there (same options)",
+    )
     option("--profile", type=Path, default=None, help="py-spy raw profiles here")
     option("--details", action="store_true", help="print every finding")
     option("--json", type=Path, default=None, help="write the figures here")
@@ -611,13 +616,18 @@ def compare(args: argparse.Namespace, work: Path) -> None:
     """Generate the web, run each crawler on it, print the table."""
     addresses = [f"127.0.0.{i + 2}" for i in range(args.hosts)] + [OUTSIDE_ADDRESS]
     site = work / "site"
-    if site.exists():
-        shutil.rmtree(site)
     started = time.monotonic()
-    truth = generate(
-        site, hosts=args.hosts, pages=args.pages, port=free_port(addresses), delay=args.delay,
-        seed=args.seed, max_depth=MAX_DEPTH, faults=args.faults, trickle=args.trickle,
-    )  # fmt: skip
+    if args.reuse_web and (site / "truth.json").exists():
+        # the web of an earlier run with the same options, kept with --work (minutes saved)
+        truth = json.loads((site / "truth.json").read_text(encoding="utf-8"))
+    else:
+        if site.exists():
+            shutil.rmtree(site)
+        truth = generate(
+            site, hosts=args.hosts, pages=args.pages, port=free_port(addresses),
+            delay=args.delay, seed=args.seed, max_depth=MAX_DEPTH, faults=args.faults,
+            trickle=args.trickle,
+        )  # fmt: skip
     scenario = (
         f"H={args.hosts} P={args.pages} delay={args.delay:g}s depth={MAX_DEPTH} "
         f"seed={args.seed}: {len(truth['must']):,} URLs to fetch, {len(truth['never']):,} "
