@@ -17,8 +17,10 @@ from tests.site import audit, build_site, serve
 from tests.test_cli_crawl import ENV, GUARD, politecrawl, seeds_file
 
 from politecrawl.config import CrawlConfig
-from politecrawl.crawl.processes import share
+from politecrawl.crawl import processes
+from politecrawl.crawl.processes import HelperProcesses, share
 from politecrawl.errors import UserInputError
+from politecrawl.results import CrawlSummary
 from politecrawl.warc import iter_records
 
 DELAY = 0.05
@@ -39,6 +41,70 @@ def test_a_per_host_limit_is_refused_with_several_processes():
     with pytest.raises(UserInputError, match=r"processes.*max_pages_per_host"):
         CrawlConfig(processes=2, max_pages_per_host=5).validate()
     CrawlConfig(processes=1, max_pages_per_host=5).validate()
+
+
+class _BusyCrawl:
+    """A helper's crawl without a web: it counts a page every millisecond for ``seconds``, and
+    fails at the end when ``failure`` is given."""
+
+    def __init__(self, seconds: float, failure: str | None) -> None:
+        self.summary = CrawlSummary()
+        self._seconds = seconds
+        self._failure = failure
+
+    def stop(self) -> None:
+        pass
+
+    def crawl(self, *, handle_signals: bool = False):
+        ends = time.monotonic() + self._seconds
+        while time.monotonic() < ends:
+            self.summary.pages += 1
+            time.sleep(0.001)
+            yield None
+        if self._failure is not None:
+            raise RuntimeError(self._failure)
+
+
+def _busy_helper(config: dict, index: int, parent: int, slot) -> None:
+    """A helper posting its counters a thousand times a second (2,000 times the real pace):
+    through a queue that nobody reads, that fills a pipe in well under a second."""
+    processes._REPORT_SECONDS = 0.001
+    processes.serve(_BusyCrawl(config["seconds"], config["failure"]), parent, slot)
+
+
+@pytest.mark.timeout(120)
+def test_p2_a_helper_whose_parent_reads_nothing_still_ends_and_its_counters_arrive():
+    helpers = HelperProcesses(_busy_helper, {"seconds": 1.5, "failure": None}, count=3)
+    helpers.start()
+    assert helpers.join() is None  # no read of progress before: nothing may block on us
+    total = helpers.combined(CrawlSummary(pages=7))
+    assert total.pages > 2 * 50 + 7  # both helpers' last counts (each counted for 1.5 s)
+
+
+@pytest.mark.timeout(120)
+def test_p2_a_helper_failure_reaches_the_parent_cut_to_size():
+    helpers = HelperProcesses(_busy_helper, {"seconds": 0.2, "failure": "disk full " * 1000}, 2)
+    helpers.start()
+    failure = helpers.join()
+    assert failure is not None
+    assert failure.startswith(
+        "a helper process of the crawl failed (what it recorded is kept): "
+        "helper 1: RuntimeError: disk full disk full"
+    )
+    assert len(failure) < 2200
+
+
+def _processes_working_in(directory: Path) -> list[int]:
+    """Processes (other than this one) whose working directory is ``directory`` (Linux)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit() and int(entry.name) != os.getpid():
+            try:
+                if (entry / "cwd").readlink() == directory:
+                    found.append(int(entry.name))
+            except OSError:
+                continue  # ended meanwhile, or not ours to read
+    return found
 
 
 def runs(database: Path) -> list[tuple[str | None, dict]]:
@@ -167,3 +233,8 @@ def test_c5_helpers_stop_by_themselves_when_the_parent_is_killed(tmp_path):
         quiet_from = len(web.log)
         time.sleep(1.5)
         assert len(web.log) == quiet_from
+        if Path("/proc/self/cwd").exists():  # and the helper process itself is gone
+            deadline = time.monotonic() + 30
+            while _processes_working_in(tmp_path.resolve()) and time.monotonic() < deadline:
+                time.sleep(0.1)
+            assert _processes_working_in(tmp_path.resolve()) == []

@@ -18,11 +18,11 @@ from __future__ import annotations
 
 import signal
 import threading
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from politecrawl.clock import Clock, SystemClock
 from politecrawl.crawl.assembly import fetcher_of, scope_of, visitor_of
-from politecrawl.crawl.processes import HelperProcesses, serve, share
+from politecrawl.crawl.processes import HelperProcesses, HelperSlot, serve, share
 from politecrawl.crawl.workers import Callbacks, RunLimits, Workers
 from politecrawl.errors import PolitecrawlError
 from politecrawl.politeness import HostQueue
@@ -318,11 +318,11 @@ class Crawler:
             summary.stopped_because = "stopped"
 
 
-def _serve_as_helper(config: CrawlConfig, index: int, parent: int, reports: Any) -> None:
+def _serve_as_helper(config: CrawlConfig, index: int, parent: int, slot: HelperSlot) -> None:
     """The life of helper process ``index`` (``politecrawl.crawl.processes``): its own crawler on
     the same crawl database."""
     with Crawler(config, process_index=index) as crawler:
-        serve(crawler, index, parent, reports)
+        serve(crawler, parent, slot)
 
 
 def _sigterm_as_interrupt() -> Callable[[], None] | None:

@@ -10,9 +10,11 @@ machines: through the database (SQLite: its lock file and ``BEGIN IMMEDIATE``; P
 
 ``max_pages`` is shared out (each process takes an equal share, so the total never exceeds it,
 though it may fall short); ``max_pages_per_host`` is refused with more than one process (each
-process counts a host's pages itself). Helpers report their counters twice a second, so the
+process counts a host's pages itself). Helpers post their counters twice a second, so the
 caller can show the whole crawl's progress; pages are yielded and callbacks called only in the
-process that fetched them (the database has them all).
+process that fetched them (the database has them all). Counters and a helper's failure go through
+shared memory, not a queue: a queue's pipe fills when its reader is slow or dead (64 KiB, about a
+minute of reports), and a helper then hangs at exit flushing it, whichever side waits.
 
 Stopping: ``stop`` (on an error, Ctrl-C or a stop of this crawl) sends each helper SIGTERM,
 which a crawl treats as Ctrl-C (requests in flight finish and are recorded); ``join`` waits for
@@ -26,9 +28,9 @@ import contextlib
 import dataclasses
 import multiprocessing
 import os
-import queue
 import signal
 import threading
+from multiprocessing.sharedctypes import RawArray
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
@@ -38,6 +40,7 @@ if TYPE_CHECKING:
     from politecrawl.results import CrawlSummary
 
 _REPORT_SECONDS = 0.5
+_FAILURE_BYTES = 2048
 _STOP_WAIT_SECONDS = 300.0
 # Counted as they go in each process; the others describe the frontier at the end.
 _RUN_COUNTERS = (
@@ -65,6 +68,33 @@ def share(limit: int | None, index: int, count: int) -> int | None:
     return limit // count + (1 if index < limit % count else 0)
 
 
+class HelperSlot:
+    """Where one helper posts its counters, and at the end what went wrong: shared memory that
+    the parent reads when it likes; posting never blocks, whatever the parent is doing."""
+
+    def __init__(self) -> None:
+        self._counters: Any = RawArray("q", len(_RUN_COUNTERS))
+        self._failure: Any = RawArray("c", _FAILURE_BYTES)
+
+    def post(self, summary: CrawlSummary) -> None:
+        """Post a helper's counters (a reader may see some updated and some not: progress)."""
+        for position, name in enumerate(_RUN_COUNTERS):
+            self._counters[position] = int(getattr(summary, name))
+
+    def post_failure(self, failure: str) -> None:
+        """Post what went wrong (cut to 2 KiB)."""
+        self._failure.value = failure.encode("utf-8")[: _FAILURE_BYTES - 1]
+
+    def counters(self) -> dict[str, int]:
+        """The counters last posted."""
+        return {name: int(self._counters[position]) for position, name in enumerate(_RUN_COUNTERS)}
+
+    def failure(self) -> str | None:
+        """What went wrong, if the helper posted a failure."""
+        text = bytes(self._failure.value).decode("utf-8", errors="replace")
+        return text or None
+
+
 class Helper(Protocol):
     """What a helper process runs: a crawl that can be stopped and counts as it goes."""
 
@@ -78,24 +108,20 @@ class Helper(Protocol):
 
 class HelperProcesses:
     """``count - 1`` processes crawling beside this one, each running ``target(config, index,
-    parent pid, reports)`` (a module-level function, for the spawn start method), which calls
+    parent pid, slot)`` (a module-level function, for the spawn start method), which calls
     ``serve``: ``start`` them once the seeds are queued, ``stop`` them early if need be, and
     ``join`` them."""
 
     def __init__(self, target: Callable[..., None], config: object, count: int) -> None:
         context = multiprocessing.get_context("spawn")  # never fork a process with threads
-        self._reports: multiprocessing.Queue[tuple[int, dict[str, Any], str | None]] = (
-            context.Queue()
-        )
-        self._latest: dict[int, dict[str, Any]] = {}
-        self._errors: dict[int, str] = {}
+        self._slots = [HelperSlot() for _ in range(1, count)]
         self._processes: list[BaseProcess] = [
             context.Process(
                 target=target,
-                args=(config, index, os.getpid(), self._reports),
+                args=(config, index, os.getpid(), slot),
                 name=f"politecrawl-helper-{index}",
             )
-            for index in range(1, count)
+            for index, slot in enumerate(self._slots, start=1)
         ]
 
     def start(self) -> None:
@@ -118,10 +144,11 @@ class HelperProcesses:
             if process.exitcode is None:  # stuck: it would never end by itself
                 process.kill()
                 process.join()
-        self._drain()
         failed = [
-            f"helper {index}: {self._errors.get(index) or f'exit status {process.exitcode}'}"
-            for index, process in enumerate(self._processes, start=1)
+            f"helper {index}: {slot.failure() or f'exit status {process.exitcode}'}"
+            for index, (process, slot) in enumerate(
+                zip(self._processes, self._slots, strict=True), start=1
+            )
             if process.exitcode != 0
         ]
         if not failed:
@@ -132,55 +159,41 @@ class HelperProcesses:
 
     def combined(self, own: CrawlSummary) -> CrawlSummary:
         """``own`` with the helpers' latest counters added: the whole crawl's progress."""
-        self._drain()
         total = dataclasses.replace(own)
-        for counters in self._latest.values():
-            for name in _RUN_COUNTERS:
-                setattr(total, name, getattr(total, name) + int(counters.get(name, 0)))
+        for slot in self._slots:
+            for name, count in slot.counters().items():
+                setattr(total, name, getattr(total, name) + count)
         return total
 
-    def _drain(self) -> None:
-        with contextlib.suppress(queue.Empty):
-            while True:
-                index, counters, failure = self._reports.get_nowait()
-                self._latest[index] = counters
-                if failure is not None:
-                    self._errors[index] = failure
 
-
-def serve(
-    crawl: Helper,
-    index: int,
-    parent: int,
-    reports: multiprocessing.Queue[tuple[int, dict[str, Any], str | None]],
-) -> None:
-    """A helper's life: crawl until the frontier is done, reporting counters as it goes;
+def serve(crawl: Helper, parent: int, slot: HelperSlot) -> None:
+    """A helper's life: crawl until the frontier is done, posting counters as it goes;
     exits with status 1 after an error (which the parent raises)."""
     if hasattr(os, "setpgrp"):  # POSIX
         os.setpgrp()  # Ctrl-C at the terminal goes to the parent, which stops us itself
     finished = threading.Event()
 
-    def report_until_finished() -> None:
+    def post_until_finished() -> None:
         while not finished.wait(_REPORT_SECONDS):
-            reports.put((index, crawl.summary.as_dict(), None))
+            slot.post(crawl.summary)
             if os.getppid() != parent:  # the parent is gone: stop as on Ctrl-C
                 crawl.stop()
 
-    reporter = threading.Thread(target=report_until_finished, daemon=True)
-    reporter.start()
+    poster = threading.Thread(target=post_until_finished, daemon=True)
+    poster.start()
     failure: str | None = None
     try:
         for _ in crawl.crawl(handle_signals=True):
             pass
     except KeyboardInterrupt:
         pass  # stopped by the parent: everything in flight is recorded
-    except Exception as error:  # reported to the parent, which raises it
+    except Exception as error:  # posted to the parent, which raises it
         failure = f"{type(error).__name__}: {error}"
     finally:
         finished.set()
-        reporter.join()
-        reports.put((index, crawl.summary.as_dict(), failure))
-        reports.close()
-        reports.join_thread()
+        poster.join()
+        slot.post(crawl.summary)
+        if failure is not None:
+            slot.post_failure(failure)
     if failure is not None:
         raise SystemExit(1)
