@@ -27,7 +27,7 @@ from politecrawl.crawl.crawler import Crawler
 from politecrawl.errors import UserInputError
 from politecrawl.results import CrawlSummary, Excluded, Page
 from politecrawl.seeds import read_seeds
-from politecrawl.store import last_config, open_database
+from politecrawl.store import last_config, open_database, server_advice
 
 EXIT_FINISHED = 0
 EXIT_UNFINISHED = 1
@@ -124,6 +124,9 @@ def crawl(
                 "cannot reach you",
                 file=sys.stderr,
             )
+        assert crawler.database is not None
+        for advice in server_advice(crawler.database):
+            print(f"politecrawl: warning: {advice}", file=sys.stderr)
         if seeds:
             crawler.add_seeds(seeds)
         assert crawler.frontier is not None

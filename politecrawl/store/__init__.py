@@ -6,10 +6,11 @@ from here and from no submodule (an import-linter contract in ``pyproject.toml``
 ``open_database`` opens (creating or upgrading) a SQLite file or a PostgreSQL database;
 ``Frontier`` schedules, leases and records URLs on it; ``RobotsOutcomeStore`` keeps each
 origin's robots.txt outcome; ``start_run``/``finish_run``/``last_config`` record crawl runs;
-``host_waits`` says what each host waits for; ``compare_passes`` sets a recrawl pass beside
-the one before. The read-only queries of the report (``state_counts``, ``broken_urls``, ...,
-``sitemap_rows``, ..., ``check_counts``, ...) hand out the values of ``reading_types``
-(``UrlRow``, ``ReferrerRow``, ...). Values crossing this boundary are frozen dataclasses; ORM
+``host_waits`` says what each host waits for; ``server_advice`` what to tell the user about the
+database server; ``compare_passes`` sets a recrawl pass beside the one before. The read-only
+queries of the report (``state_counts``, ``broken_urls``, ..., ``sitemap_rows``, ...,
+``check_counts``, ...) hand out the values of ``reading_types`` (``UrlRow``, ``ReferrerRow``,
+...). Values crossing this boundary are frozen dataclasses; ORM
 rows never leave the package.
 """
 
@@ -76,6 +77,7 @@ from politecrawl.store.reading_types import (
 from politecrawl.store.robots_outcomes import RobotsOutcomeStore
 from politecrawl.store.runs import finish_run, last_config, start_run
 from politecrawl.store.schema import CHECK, PAGE, SITEMAP
+from politecrawl.store.server_settings import server_advice
 from politecrawl.store.sitemap_reading import (
     lastmod_problems,
     listed_problems,
@@ -142,6 +144,7 @@ __all__ = [
     "robots_forbidden_checks",
     "rows_by_url",
     "schema_head",
+    "server_advice",
     "sitemap_entries_of",
     "sitemap_orphans",
     "sitemap_rows",
