@@ -162,6 +162,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--pages", type=int, default=530)
     parser.add_argument("--kib", type=int, default=52, help="body size of a page")
+    parser.add_argument(
+        "--profile", type=Path, default=None, help="py-spy raw profile of politecrawl here"
+    )
+    parser.add_argument("--workers", type=int, default=None, help="politecrawl --workers")
     args = parser.parse_args()
     work = Path(tempfile.mkdtemp(prefix="politecrawl-docsite-"))
     work.chmod(0o755)  # nginx's unprivileged workers must read the site
@@ -173,7 +177,14 @@ def main() -> None:
         politecrawl = [
             str(BIN / "politecrawl"), "run", "seeds.txt", "--db", "docs.db", "--delay", "0",
             "--quiet", "--contact", "https://example.org/bench",
+            *(["--workers", str(args.workers)] if args.workers else []),
         ]  # fmt: skip
+        if args.profile is not None:  # Python's CPU time only (--gil): waits left out
+            politecrawl = [
+                str(BIN / "py-spy"), "record", "--rate", "500", "--format", "raw", "--gil",
+                "--threads", "--nonblocking", "-o", str(args.profile.resolve()), "--",
+                *politecrawl,
+            ]  # fmt: skip
         wget = [
             "wget", "--recursive", "--level=inf", "--execute", "robots=on", "--no-verbose",
             "--directory-prefix", "wget-out", seed,

@@ -210,6 +210,10 @@ def politecrawl_commands(
     return [again if resume or index else first for index in range(procs)]
 
 
+PROFILE_GIL = False
+"""``--profile-gil``: sample only the thread holding the GIL (Python's CPU time, waits left out)."""
+
+
 def profiled(commands: list[list[str]], profile_dir: Path | None, tag: str) -> list[list[str]]:
     if profile_dir is None:
         return commands
@@ -220,6 +224,7 @@ def profiled(commands: list[list[str]], profile_dir: Path | None, tag: str) -> l
     profile_dir.mkdir(parents=True, exist_ok=True)
     return [
         [spy, "record", "--rate", "200", "--format", "raw", "--threads", "--nonblocking",
+         *(["--gil"] if PROFILE_GIL else []),
          "-o", str(profile_dir / f"{tag}-{i}.txt"), "--", *command]
         for i, command in enumerate(commands)
     ]  # fmt: skip
@@ -584,6 +589,11 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         help="with --work: serve the web an earlier run generated there (same options)",
     )
     option("--profile", type=Path, default=None, help="py-spy raw profiles here")
+    option(
+        "--profile-gil",
+        action="store_true",
+        help="profile only the thread holding the GIL: Python's CPU time, not its waits",
+    )
     option("--details", action="store_true", help="print every finding")
     option("--json", type=Path, default=None, help="write the figures here")
     option("--markdown", action="store_true", help="the table as Markdown")
@@ -596,7 +606,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 
 
 def main(argv: list[str] | None = None) -> int:
+    global PROFILE_GIL  # noqa: PLW0603 (one switch for profiled())
     args = parse_args(argv)
+    PROFILE_GIL = args.profile_gil
     if not Path(NGINX).exists():
         print("run.py needs nginx: apt-get install -y nginx", file=sys.stderr)
         return 2

@@ -22,13 +22,12 @@ Pure (L1).
 
 from __future__ import annotations
 
-import dataclasses
 import re
 from dataclasses import dataclass, field
 from urllib.parse import unquote
 
 from politecrawl.html import ParsedPage
-from politecrawl.urls import InvalidURL, canonicalize
+from politecrawl.urls import InvalidURL, LinkResolver, canonicalize
 
 _SCHEME = re.compile(r"\s*([A-Za-z][A-Za-z0-9+.\-]*):")
 # HTML: a <base> that does not parse, or whose scheme is data: or javascript:, is ignored.
@@ -62,11 +61,12 @@ def extract_links(
     # None: the base has a scheme we never fetch, which relative links would inherit; only
     # absolute http(s) links remain.
     base = _base_url(page.base_href, final_url)
+    resolve = canonicalize if base is None else LinkResolver(base).canonicalize
     found: dict[str, Link] = {}
     fragments: dict[str, dict[str, None]] = {}
     for raw in (*page.links, *page.resources):
         try:
-            url = canonicalize(raw.href, base)
+            url = resolve(raw.href)
         except InvalidURL:
             continue  # P4, C1: javascript:, mailto:, data:, tel:, ftp:, broken hosts ...
         nofollow = honour_rel_nofollow and "nofollow" in raw.rel
@@ -82,7 +82,10 @@ def extract_links(
         elif earlier.resource and not raw.resource:
             found[url] = Link(url, earlier.nofollow, raw.tag, raw.line, raw.text)  # a page too
     for url, names in fragments.items():
-        found[url] = dataclasses.replace(found[url], fragments=tuple(names))
+        link = found[url]  # (dataclasses.replace costs five times as much)
+        found[url] = Link(
+            url, link.nofollow, link.tag, link.line, link.text, link.resource, tuple(names)
+        )
     return list(found.values())
 
 

@@ -190,11 +190,81 @@ def _resolve(ref: _Parts, base: _Parts) -> _Parts:
     return base._replace(path=directory + ref.path, query=ref.query)
 
 
+class LinkResolver:
+    """``canonicalize(href, base)`` for the many links of one page: the same answers, faster.
+
+    The base is read once, and a link resolved before (by any page of this process) against a
+    base that gives it the same meaning is answered from memory: a site's menu is on every page.
+    A path-absolute link (``/a``) means the same under every base of one origin, a relative one
+    (``a``) under every base of one directory; only a link with neither authority nor path
+    (``?q``, ``#f``) takes the base's own path and query, and is read each time.
+    """
+
+    __slots__ = ("_base", "_by_directory", "_by_origin", "_by_scheme", "_max_length")
+
+    def __init__(self, base: str, *, max_length: int = MAX_URL_LENGTH) -> None:
+        self._base = parts = _split(_clean(base))
+        scheme = (parts.scheme or "").lower()
+        path = parts.path
+        directory = "/" if parts.authority is not None and not path else path[: path.rfind("/") + 1]
+        self._max_length = max_length
+        self._by_scheme = (max_length, scheme)
+        self._by_origin = (max_length, scheme, parts.authority)
+        self._by_directory = (max_length, scheme, parts.authority, directory)
+
+    def canonicalize(self, url: str) -> str:
+        """``canonicalize(url, base)``; raises ``InvalidURL``."""
+        cleaned = _clean(url)
+        ref = _split(cleaned)
+        if ref.scheme is not None and ref.scheme.lower() != self._by_scheme[1]:
+            context: tuple[object, ...] | None = (self._max_length,)  # the base plays no part
+        elif ref.authority is not None:
+            context = self._by_scheme
+        elif ref.path.startswith("/"):
+            context = self._by_origin
+        elif ref.path:
+            context = self._by_directory
+        else:
+            context = None
+        if context is None:
+            return _canonical_parts(url, _resolve(ref, self._base), self._max_length)[1]
+        key = (cleaned, context)
+        known = _RESOLVED.get(key)
+        if known is None:
+            try:
+                known = _canonical_parts(url, _resolve(ref, self._base), self._max_length)[1]
+            except InvalidURL as error:
+                known = _Refused(error.reason)
+            if len(_RESOLVED) >= _MAX_RESOLVED:
+                _RESOLVED.clear()
+            _RESOLVED[key] = known
+        if isinstance(known, _Refused):
+            raise InvalidURL(url, known.reason)
+        return known
+
+
+class _Refused(NamedTuple):
+    """A link ``canonicalize`` refused, remembered with why."""
+
+    reason: str
+
+
+# What LinkResolver answered, by cleaned link and what of the base it depends on; bounded
+# (about 300 bytes an entry).
+_RESOLVED: dict[tuple[str, tuple[object, ...]], str | _Refused] = {}
+_MAX_RESOLVED = 32_768
+
+
 def _canonical(url: str, base: str | None, max_length: int) -> tuple[Origin, str]:
     """Canonicalise ``url``; return its origin and its canonical form."""
     parts = _split(_clean(url))
     if base is not None:
         parts = _resolve(parts, _split(_clean(base)))
+    return _canonical_parts(url, parts, max_length)
+
+
+def _canonical_parts(url: str, parts: _Parts, max_length: int) -> tuple[Origin, str]:
+    """The origin and canonical form of ``url``, split (and resolved) as ``parts``."""
     if parts.scheme is None:
         raise InvalidURL(url, "empty URL" if not _clean(url) else "no scheme (not absolute)")
     scheme = parts.scheme.lower()

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from politecrawl.urls import (
     MAX_URL_LENGTH,
     InvalidURL,
+    LinkResolver,
     Origin,
     canonicalize,
     host_key,
@@ -168,6 +169,49 @@ RESOLVED = [
 @pytest.mark.parametrize(("base", "ref", "expected"), RESOLVED)
 def test_c2_relative_resolution(base, ref, expected):
     assert canonicalize(ref, base) == expected
+
+
+@pytest.mark.parametrize(("base", "ref", "expected"), RESOLVED)
+def test_c2_a_link_resolver_answers_as_canonicalize_then_from_memory(base, ref, expected):
+    assert LinkResolver(base).canonicalize(ref) == expected
+    assert LinkResolver(base).canonicalize(ref) == expected  # the remembered answer
+
+
+def _outcome(resolve, ref):
+    try:
+        return resolve(ref)
+    except InvalidURL as error:
+        return ("refused", error.url, error.reason)
+
+
+# Bases that share an origin or a directory and differ in the rest: a remembered answer must
+# never cross from one to another where the link means something else.
+_NEIGHBOUR_BASES = [
+    "http://a/b/c/d;p?q",
+    "http://a/b/c/e?r",
+    "http://a/b/x/d;p?q",
+    "http://a/",
+    "http://a",
+    "https://a/b/c/d",
+    "HTTP://A:80/b/c/d",
+    "http://other/b/c/d",
+    "http://a/b/c/d?q",
+    "ftp://a/b/c/d",
+    "not a base",
+    "",
+]
+_REFS = [ref for _, ref, _ in RESOLVED] + [
+    "javascript:void(0)", "mailto:x@y", "//", "http://", "http:", "https:g", "HTTP:g",
+    "http:?q", "http:#f", "?", "#", " ", "\t/\n/x", "/\t/x", "g" * 3000, "http://ex\ample/",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("ref", _REFS)
+def test_c2_a_link_resolver_never_lends_an_answer_to_a_base_where_it_means_otherwise(ref):
+    for _ in range(2):  # fresh, then remembered
+        for base in _NEIGHBOUR_BASES:
+            expected = _outcome(lambda r, b=base: canonicalize(r, b), ref)
+            assert _outcome(LinkResolver(base).canonicalize, ref) == expected, (base, ref)
 
 
 INVALID = [
@@ -392,6 +436,16 @@ def test_c2_idempotent_and_raises_only_invalid_url_for_url_like_text(url):
 @settings(max_examples=300)
 def test_c2_resolution_is_idempotent_and_raises_only_invalid_url(base, ref):
     _check_canonical(_canonical_or_none(ref, base))
+
+
+@given(st.one_of(url_like(), st.text()), st.lists(st.one_of(url_like(), _PIECE), max_size=8))
+@settings(max_examples=300)
+def test_c2_a_link_resolver_agrees_with_canonicalize_on_any_text(base, refs):
+    resolver = LinkResolver(base)
+    for ref in [*refs, *refs]:
+        assert _outcome(resolver.canonicalize, ref) == _outcome(
+            lambda r: canonicalize(r, base), ref
+        )
 
 
 @given(url_like())
