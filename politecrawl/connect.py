@@ -156,7 +156,11 @@ class _Watchdog:
                     target=self._run, name="politecrawl-deadlines", daemon=True
                 )
                 self._thread.start()
-            self._condition.notify()
+            if self._heap[0][1] == token:
+                # The new first deadline: the thread sleeps until a later one, or for ever.
+                # (A later deadline needs no wake-up: the thread wakes for the first one and
+                # looks again; waking it for every request cost a thread switch each.)
+                self._condition.notify()
             return token
 
     def cancel(self, token: int) -> None:

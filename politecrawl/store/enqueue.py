@@ -4,7 +4,8 @@ URLs arrive in batches (a seed list, a page's links) and go in with one multi-ro
 ``INSERT ... ON CONFLICT DO NOTHING`` on the unique URL key, so tens of thousands per call are
 cheap and a URL already known, in any state, is never queued again in the pass. The links are
 sorted out before the transaction (``link_sorting``); origin and host ids come from
-``origin_hosts``, which creates their rows on first sight.
+``origin_hosts``, which creates their rows on first sight; a URL this process knows the
+database holds (``known_urls``) is not inserted again.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from sqlalchemy import Connection
 from politecrawl.sitemaps import SitemapReading, SitemapSeed
 from politecrawl.store import statements as sql
 from politecrawl.store.frontier_types import AddResult, LinkOut
+from politecrawl.store.known_urls import KnownUrlKeys
 from politecrawl.store.link_sorting import (
     NewUrl,
     SortedLinks,
@@ -50,6 +52,17 @@ class Enqueuer:
             max_in_flight_per_host=max_in_flight_per_host,
         )
         self.pass_number = pass_number
+        self.known = KnownUrlKeys()
+
+    def committed(self) -> None:
+        """The caller's transaction committed: what it created is everyone's."""
+        self.ids.committed()
+        self.known.committed()
+
+    def rolled_back(self) -> None:
+        """The caller's transaction rolled back: what it created may not exist."""
+        self.ids.rolled_back()
+        self.known.rolled_back()
 
     def add(
         self,
@@ -85,6 +98,9 @@ class Enqueuer:
         redirect_hops: int = 0,
         kind: str = PAGE,
     ) -> int:
+        known = self.known
+        if any(key in known for key in found):
+            found = {key: new for key, new in found.items() if key not in known}
         if not found:
             return 0
         ids = self.ids.for_origins(
@@ -111,6 +127,7 @@ class Enqueuer:
         ]
         # ON CONFLICT DO NOTHING: a URL already known changes no row, so the count is the new.
         added = sql.insert_url.many(connection, rows)
+        known.met(found)  # inserted now, or there already
         host_ids = sorted({host_id for _, host_id in ids.values()})
         sql.activate_host.many(connection, [{"host_id": host_id} for host_id in host_ids])
         return added

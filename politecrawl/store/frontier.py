@@ -121,7 +121,7 @@ class Frontier:
     def _write(self, work: Callable[[Connection], T]) -> T:
         """``work`` in one write transaction, run again if the database aborts it (deadlock)."""
         return self.database.run(
-            work, on_commit=self._enqueuer.ids.committed, on_rollback=self._enqueuer.ids.rolled_back
+            work, on_commit=self._enqueuer.committed, on_rollback=self._enqueuer.rolled_back
         )
 
     # --- claiming ---------------------------------------------------------------------------
