@@ -6,6 +6,8 @@ import fcntl
 import hashlib
 import os
 import sqlite3
+import subprocess
+import sys
 import threading
 from pathlib import Path
 
@@ -29,6 +31,30 @@ def test_c6_a_new_database_is_at_the_head_revision(database):
     with database.engine.connect() as connection:
         version = connection.execute(text(f"SELECT version_num FROM {VERSION_TABLE}")).scalar()
     assert version == schema_head()
+
+
+def test_c6_the_head_revision_known_without_alembic_is_the_newest_migration():
+    from alembic.script import ScriptDirectory
+
+    assert schema_head() == ScriptDirectory.from_config(_alembic_config()).get_current_head()
+
+
+def test_c6_a_database_at_the_head_revision_is_opened_without_loading_alembic(tmp_path):
+    open_database(str(tmp_path / "crawl.db")).close()  # created: migrated with Alembic
+    opened = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import sys\n"
+            "from politecrawl.store import open_database\n"
+            f"open_database({str(tmp_path / 'crawl.db')!r}).close()\n"
+            "print(sorted(m for m in sys.modules if m.split('.')[0] in ('alembic', 'mako')))",
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert opened.stdout.strip() == "[]"
 
 
 def test_c6_migrations_match_the_models(database):
@@ -139,8 +165,6 @@ def test_b1_an_unreachable_server_is_a_clear_error():
 
 
 def test_c6_workers_opening_a_new_database_together_migrate_it_once(database_url):
-    import threading
-
     errors = []
 
     def open_and_close():
