@@ -443,3 +443,49 @@ def test_default_session_ignores_environment():
     session = new_session()
     assert not session.trust_env  # no proxy, netrc or CA bundle from the environment
     session.close()
+
+
+def _as_sent(request: requests.PreparedRequest) -> tuple:
+    return (
+        request.method,
+        request.url,
+        sorted(request.headers.items()),
+        request.body,
+        {event: list(hooks) for event, hooks in request.hooks.items()},
+    )
+
+
+def _sessions() -> list[requests.Session]:
+    plain = new_session()
+    with_cookie = new_session()
+    with_cookie.cookies.set("session", "abc", domain="example.org", path="/")
+    with_cookie.headers["X-Team"] = "crawl"
+    with_cookie.headers["Accept-Encoding"] = "identity"
+    with_proxy = new_session()
+    with_proxy.proxies = {"http": "http://127.0.0.1:9", "https": None}
+    with_hook = new_session()
+    with_hook.hooks["response"].append(lambda response, **_: response)
+    with_auth = new_session()
+    with_auth.auth = ("user", "secret")
+    with_params = new_session()
+    with_params.params = {"q": "1"}
+    with_env = requests.Session()  # trust_env on: the environment is read
+    return [plain, with_cookie, with_proxy, with_hook, with_auth, with_params, with_env]
+
+
+@pytest.mark.parametrize("index", range(7))
+def test_p5_e3_a_request_is_prepared_as_requests_prepares_it(index):
+    from politecrawl.fetch.fetcher import prepare
+
+    session = _sessions()[index]
+    url = "http://example.org/a/b?c=d"
+    headers = {"User-Agent": "politecrawl/1.0 (+https://example.org/bot)", "If-None-Match": '"v1"'}
+    headers["Accept-Encoding"] = None if index == 1 else "gzip"  # None: the session's goes
+    for method in ("GET", "HEAD"):
+        ours, options = prepare(session, method, url, headers)
+        theirs = session.prepare_request(requests.Request(method, url, headers=headers))
+        expected = session.merge_environment_settings(theirs.url, {}, True, None, None)
+        assert _as_sent(ours) == _as_sent(theirs)
+        assert {name: options[name] for name in ("verify", "proxies", "cert")} == {
+            name: expected[name] for name in ("verify", "proxies", "cert")
+        }
