@@ -42,7 +42,7 @@ class KnownUrlKeys:
             return
         if len(self._committed) + len(pending) > self._limit:
             self._committed = set()  # a fresh set: a reader in another thread keeps the old
-        self._committed.update(pending)
+        self._committed.update(pending[-self._limit :])  # a seeds file may bring more
         pending.clear()
 
     def rolled_back(self) -> None:

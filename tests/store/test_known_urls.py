@@ -89,3 +89,12 @@ def test_c2_known_keys_are_shared_only_once_committed_and_start_over_when_full()
     known.rolled_back()
     known.committed()
     assert b"e" not in known
+    known.met([b"f", b"g", b"h", b"i", b"j"])  # more than the limit at once
+    known.committed()
+    assert [key in known for key in (b"f", b"g", b"h", b"i", b"j")] == [
+        False,
+        False,
+        True,
+        True,
+        True,
+    ]
