@@ -4,7 +4,8 @@ A site's menu links every page to the same pages, so most of a page's links name
 crawl already holds; inserting them again (``ON CONFLICT DO NOTHING``) changed nothing and cost
 most of a page's write. A URL row is never deleted, so a key once committed stays true. Keys
 become known to every thread only when the transaction that inserted or met them commits, and
-are forgotten if it rolls back. Bounded: the set is emptied when full (about 80 bytes a key).
+are forgotten if it rolls back. Bounded: the set is emptied when full (about 90 bytes a key,
+measured: 9 MB at the limit).
 """
 
 from __future__ import annotations
