@@ -200,7 +200,7 @@ class LinkResolver:
     (``?q``, ``#f``) takes the base's own path and query, and is read each time.
     """
 
-    __slots__ = ("_base", "_by_directory", "_by_origin", "_by_scheme", "_max_length")
+    __slots__ = ("_base", "_by_directory", "_by_origin", "_by_scheme", "_max_length", "_scheme")
 
     def __init__(self, base: str, *, max_length: int = MAX_URL_LENGTH) -> None:
         self._base = parts = _split(_clean(base))
@@ -208,6 +208,7 @@ class LinkResolver:
         path = parts.path
         directory = "/" if parts.authority is not None and not path else path[: path.rfind("/") + 1]
         self._max_length = max_length
+        self._scheme = scheme
         self._by_scheme = (max_length, scheme)
         self._by_origin = (max_length, scheme, parts.authority)
         self._by_directory = (max_length, scheme, parts.authority, directory)
@@ -216,7 +217,7 @@ class LinkResolver:
         """``canonicalize(url, base)``; raises ``InvalidURL``."""
         cleaned = _clean(url)
         ref = _split(cleaned)
-        if ref.scheme is not None and ref.scheme.lower() != self._by_scheme[1]:
+        if ref.scheme is not None and ref.scheme.lower() != self._scheme:
             context: tuple[object, ...] | None = (self._max_length,)  # the base plays no part
         elif ref.authority is not None:
             context = self._by_scheme

@@ -73,7 +73,7 @@ def _busy_helper(config: dict, index: int, parent: int, slot) -> None:
 
 
 @pytest.mark.timeout(120)
-def test_p2_a_helper_whose_parent_reads_nothing_still_ends_and_its_counters_arrive():
+def test_c5_a_helper_whose_parent_reads_nothing_still_ends_and_its_counters_arrive():
     helpers = HelperProcesses(_busy_helper, {"seconds": 1.5, "failure": None}, count=3)
     helpers.start()
     assert helpers.join() is None  # no read of progress before: nothing may block on us
@@ -82,7 +82,7 @@ def test_p2_a_helper_whose_parent_reads_nothing_still_ends_and_its_counters_arri
 
 
 @pytest.mark.timeout(120)
-def test_p2_a_helper_failure_reaches_the_parent_cut_to_size():
+def test_c5_a_helper_failure_reaches_the_parent_cut_to_size():
     helpers = HelperProcesses(_busy_helper, {"seconds": 0.2, "failure": "disk full " * 1000}, 2)
     helpers.start()
     failure = helpers.join()

@@ -99,8 +99,7 @@ class Enqueuer:
         kind: str = PAGE,
     ) -> int:
         known = self.known
-        if any(key in known for key in found):
-            found = {key: new for key, new in found.items() if key not in known}
+        found = {key: new for key, new in found.items() if key not in known}
         if not found:
             return 0
         ids = self.ids.for_origins(
