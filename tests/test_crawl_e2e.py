@@ -7,8 +7,10 @@ fetched exactly once; nothing reachable only through nofollow fetched; noindex n
 
 from __future__ import annotations
 
+import os
 import random
 import signal
+import sqlite3
 import subprocess
 import sys
 import time
@@ -166,3 +168,31 @@ def test_callbacks_limits_stop_and_resume(fast_web, tmp_path):
     assert result.ok, result.report()
     assert stopped_total >= 1
     assert all(item.reason for item in excluded)  # every exclusion says why
+
+
+@pytest.mark.parametrize("stop_signal", [signal.SIGTERM, signal.SIGINT])
+def test_c5_a_signal_during_the_callers_loop_records_the_run_as_interrupted(
+    fast_web, tmp_path, stop_signal
+):
+    # The signal arrives while the caller's loop body runs, not inside the crawl generator:
+    # the KeyboardInterrupt is raised in the caller's code and the generator sees only
+    # GeneratorExit, yet the run is recorded as interrupted and nothing stays leased.
+    database = tmp_path / "crawl.db"
+    with Crawler(crawl_config(str(database))) as crawler:
+        crawler.add_seeds(fast_web.seeds)
+        pages = crawler.crawl(handle_signals=True)
+
+        def signal_from_the_loop_body() -> None:
+            for _ in pages:
+                os.kill(os.getpid(), stop_signal)
+
+        with pytest.raises(KeyboardInterrupt):
+            signal_from_the_loop_body()
+        pages.close()
+        assert crawler.summary.stopped_because == "interrupted"
+        assert crawler.stats().by_state.get("leased", 0) == 0
+    with sqlite3.connect(database) as connection:
+        outcomes = [row[0] for row in connection.execute("SELECT outcome FROM crawl_runs")]
+    assert outcomes == ["interrupted"]
+    assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL  # the handlers are put back
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler

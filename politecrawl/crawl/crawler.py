@@ -237,7 +237,11 @@ class Crawler:
             callbacks=Callbacks(self.on_page, self.on_error, self.on_excluded),
         )
         self.summary = workers.summary
-        restore = _sigterm_as_interrupt() if handle_signals else None
+        restore = (
+            _signals_as_interrupt(lambda: workers.set_stop_reason("interrupted"))
+            if handle_signals
+            else None
+        )
         failing = False
         try:
             yield from workers.run(started)
@@ -325,17 +329,26 @@ def _serve_as_helper(config: CrawlConfig, index: int, parent: int, slot: HelperS
         serve(crawler, parent, slot)
 
 
-def _sigterm_as_interrupt() -> Callable[[], None] | None:
-    """Make SIGTERM raise KeyboardInterrupt; returns the undo, or None off the main thread."""
+def _signals_as_interrupt(record: Callable[[], None]) -> Callable[[], None] | None:
+    """Make SIGTERM and SIGINT call ``record`` and raise KeyboardInterrupt; returns the undo, or
+    None off the main thread.
+
+    The reason is recorded here, not where the KeyboardInterrupt is caught: a signal that
+    arrives while the caller's loop body runs raises there, and the crawl generator then only
+    sees GeneratorExit."""
     if threading.current_thread() is not threading.main_thread():
         return None
 
     def interrupt(_signal: int, _frame: object) -> None:
+        record()
         raise KeyboardInterrupt
 
-    previous = signal.signal(signal.SIGTERM, interrupt)
+    previous = {signal.SIGTERM: signal.signal(signal.SIGTERM, interrupt)}
+    if signal.getsignal(signal.SIGINT) is signal.default_int_handler:  # not when ignored
+        previous[signal.SIGINT] = signal.signal(signal.SIGINT, interrupt)
 
     def restore() -> None:
-        signal.signal(signal.SIGTERM, previous)
+        for number, handler in previous.items():
+            signal.signal(number, handler)
 
     return restore
