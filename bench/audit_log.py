@@ -6,8 +6,9 @@
 - forbidden: URLs fetched that the truth says are never fetched (``never`` and ``never_patterns``),
   with the reason (SPEC id); unexpected: URLs in no list at all;
 - duplicates: canonical URLs fetched more than once, except robots.txt and ``repeatable`` URLs
-  (5xx answers are retried); with ``kill_at``, a duplicate whose first fetch ended within
-  ``kill_window`` seconds before the kill counts as in flight at the kill (excused);
+  (5xx answers are retried); with ``kill_at``, a duplicate whose first fetch started before
+  the kill and ended between ``kill_window`` seconds before it and the resumed crawl's first
+  request counts as in flight at the kill (excused);
 - robots_first: a request to an origin that started before its robots.txt was answered with an
   outcome (not 5xx/429) (O2);
 - overlaps: two requests to one host in flight at once (P1); gap violations: from the end of one
@@ -272,6 +273,32 @@ def check_pages_per_second_by_tenth() -> None:
     assert pages_per_second_by_tenth(log, must, idle=20.0)[5] == 2 / 11.0
 
 
+def check_in_flight_at_kill() -> None:
+    """A self-check of the duplicates' kill rule on a synthetic log: a kill at 10.0, the resumed
+    crawl's first request at 11.0."""
+
+    def request(start: float, end: float, path: str) -> Request:
+        url = f"http://127.0.0.2:8080{path}"
+        return Request(start, end, "127.0.0.2", url, "GET", 200, 10, "t")
+
+    log = [
+        request(9.5, 10.008, "/cut.html"),  # in flight, logged by nginx just after the kill
+        request(4.0, 5.0, "/old.html"),  # answered long before the kill
+        request(11.0, 11.1, "/cut.html"),
+        request(11.2, 11.3, "/old.html"),
+    ]
+    log.sort(key=lambda r: r.start)
+    truth = {"repeatable": []}
+    result = Audit()
+    _duplicates(result, log, truth, kill_at=10.0, kill_window=2.0, tolerance=0.002)
+    assert result.duplicates_in_flight == {"http://127.0.0.2:8080/cut.html": 2}, result
+    assert result.duplicates == {"http://127.0.0.2:8080/old.html": 2}, result
+    unkilled = Audit()
+    _duplicates(unkilled, log, truth, kill_at=None, kill_window=2.0, tolerance=0.002)
+    assert len(unkilled.duplicates) == 2, unkilled
+    assert not unkilled.duplicates_in_flight, unkilled
+
+
 def _coverage(result: Audit, requests: list[Request], truth: dict[str, Any]) -> None:
     """Recall, missed, forbidden (with reasons) and unexpected URLs."""
     must = set(truth["must"])
@@ -308,22 +335,32 @@ def _duplicates(
     """GETs of a canonical URL that had already been answered (C2, C5). A retry after a 5xx or
     429 answer is not a duplicate, nor is robots.txt (revalidation, O6 retries)."""
     repeatable = set(truth["repeatable"])
-    answered_at: dict[str, float] = {}  # url -> end of its first answer that was not 5xx/429
+    answered: dict[str, Request] = {}  # url -> its first answer that was not 5xx/429
     counts: Counter[str] = Counter()
     excused: Counter[str] = Counter()
+    # A request in flight at the kill may be logged a little after it (nginx logs when it sees
+    # the client gone: 8 ms after a SIGKILL was seen), but before the resumed crawl's first.
+    resumed_at = (
+        min((r.start for r in requests if r.start > kill_at), default=kill_at)
+        if kill_at is not None
+        else None
+    )
     for request in requests:  # in order of start
         url = request.url
         if request.method != "GET" or _is_robots(url) or url in repeatable:
             continue
-        if url in answered_at:
+        if url in answered:
+            first = answered[url]
             in_flight = (
                 kill_at is not None
-                and kill_at - kill_window <= answered_at[url] <= kill_at + tolerance
+                and resumed_at is not None
+                and first.start <= kill_at + tolerance
+                and kill_at - kill_window <= first.end <= max(kill_at, resumed_at) + tolerance
                 and request.start > kill_at
             )
             (excused if in_flight and not excused[url] else counts)[url] += 1
         elif request.status != 429 and request.status < 500:
-            answered_at[url] = request.end
+            answered[url] = request
     for url in sorted(set(counts) | set(excused)):
         if counts[url]:
             result.duplicates[url] = counts[url] + excused[url] + 1
@@ -391,17 +428,25 @@ def main() -> int:
     parser.add_argument("log", type=Path, nargs="?")
     parser.add_argument("truth", type=Path, nargs="?")
     parser.add_argument("--delay", type=float, default=None)
+    parser.add_argument(
+        "--kill-at",
+        type=float,
+        default=None,
+        help="the kill's time.time() (run.py --json keeps it as kill_at): excuse the requests "
+        "in flight at it",
+    )
     parser.add_argument("--self-check", action="store_true", help="check the tenths' figures")
     args = parser.parse_args()
     if args.self_check:
         check_pages_per_second_by_tenth()
-        print("pages_per_second_by_tenth: ok")
+        check_in_flight_at_kill()
+        print("pages_per_second_by_tenth, in flight at the kill: ok")
         return 0
     if args.log is None or args.truth is None:
         parser.error("log and truth are required")
     truth = json.loads(args.truth.read_text(encoding="utf-8"))
     delay = truth["delay"] if args.delay is None else args.delay
-    result = audit(read_log(args.log), truth, delay=delay)
+    result = audit(read_log(args.log), truth, delay=delay, kill_at=args.kill_at)
     print(
         f"requests {result.requests}, recall {result.recall:.2%}, forbidden "
         f"{len(result.forbidden)}, robots-first {len(result.robots_first)}, overlaps "

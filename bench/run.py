@@ -652,6 +652,7 @@ def compare(args: argparse.Namespace, work: Path) -> None:
     print(f"{scenario}\n(web generated in {time.monotonic() - started:.1f} s)", flush=True)
     results: dict[str, dict] = {}
     audits: dict[str, Audit] = {}
+    kills: dict[str, float | None] = {}
     runners = {"politecrawl": run_politecrawl, "scrapy": run_scrapy}
     if args.wget or args.only == "wget":
         runners["wget"] = run_wget
@@ -660,6 +661,7 @@ def compare(args: argparse.Namespace, work: Path) -> None:
             continue
         print(f"running {name} ...", flush=True)
         measure, audits[name] = runner(args, site, work, truth)
+        kills[name] = measure.kill_at
         results[name] = rows(measure, audits[name])
         status = f"exit {measure.returncodes}"
         status += ", TIMED OUT" if measure.timed_out else ""
@@ -672,7 +674,12 @@ def compare(args: argparse.Namespace, work: Path) -> None:
         if args.details or name == "politecrawl":
             print(f"\n{name} findings:\n{result.report(limit=1000 if args.details else 10)}")
     if args.json:
-        figures = {"scenario": scenario, "machine": about, "results": results}
+        figures = {
+            "scenario": scenario,
+            "machine": about,
+            "results": results,
+            "kill_at": kills,  # for audit_log.py --kill-at on a kept log
+        }
         args.json.write_text(json.dumps(figures, indent=1), encoding="utf-8")
 
 
