@@ -52,6 +52,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 from audit_log import Audit, audit, read_log  # noqa: E402
+from postgres_load import ServerLoad  # noqa: E402
 from web_gen import OUTSIDE_ADDRESS, canonical, generate, split_url  # noqa: E402
 from web_serve import NGINX, Nginx, free_port  # noqa: E402
 
@@ -249,7 +250,8 @@ def run_politecrawl(args: argparse.Namespace, site: Path, work: Path, truth: dic
     measure = Measure()
     sampler = TreeSampler()
     sampler.start()
-    with Nginx(site, work / "nginx", log_name="politecrawl.log") as server:
+    load = ServerLoad(*_postgres_schema(db)) if isinstance(db, str) else contextlib.nullcontext()
+    with Nginx(site, work / "nginx", log_name="politecrawl.log") as server, load:
         cpu0, start = _cpu_children(), time.monotonic()
         commands = politecrawl_commands(
             site,
@@ -313,6 +315,8 @@ def run_politecrawl(args: argparse.Namespace, site: Path, work: Path, truth: dic
         handed_out_indexable=indexable,
         kill_at=measure.kill_at,
     )
+    if isinstance(load, ServerLoad):
+        print(load.report(result.requests), flush=True)
     return measure, result
 
 
