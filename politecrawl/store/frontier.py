@@ -129,8 +129,15 @@ class Frontier:
     def claim(self, worker: str, *, now: datetime) -> Lease | Wait:
         """Lease the best URL of a due host to ``worker``, or say when to ask again."""
         self._housekeeping(now)
-        lease = self._write(lambda connection: self._claimer.claim(connection, worker, now))
-        return lease if lease is not None else self._wait_after_claim(now)
+        claimed = self._write(lambda connection: self._claim_or_wait(connection, worker, now))
+        return self._after_empty_claim(claimed, now) if isinstance(claimed, Wait) else claimed
+
+    def _claim_or_wait(self, connection: Connection, worker: str, now: datetime) -> Lease | Wait:
+        """A lease for ``worker`` or, read in the same transaction (one round of the pool and
+        one commit fewer; PostgreSQL workers found nothing on half of their claims), when to
+        ask again."""
+        lease = self._claimer.claim(connection, worker, now)
+        return lease if lease is not None else next_wait(connection, now)
 
     def _housekeeping(self, now: datetime) -> None:
         if self._housekeeping_at is None or now >= self._housekeeping_at:
@@ -138,10 +145,9 @@ class Frontier:
             self.wake_deferred(now=now)
             self._housekeeping_at = now + timedelta(seconds=_HOUSEKEEPING_SECONDS)
 
-    def _wait_after_claim(self, now: datetime) -> Wait:
-        """``_wait`` for a worker that found nothing to claim; before it is told that nothing
+    def _after_empty_claim(self, wait: Wait, now: datetime) -> Wait:
+        """``wait`` for a worker that found nothing to claim; before it is told that nothing
         is left but deferred work, hosts asleep with queued URLs are woken."""
-        wait = self._wait(now)
         if wait.until is not None:
             # Workers poll while they wait for deferred work: the (whole-table) check runs at
             # most once a housekeeping interval then, and not at all for other waits.
@@ -219,12 +225,14 @@ class Frontier:
             def record(connection: Connection) -> bool:
                 return record_completion(connection, self._enqueuer, page, links, now)
 
-        def complete_then_claim(connection: Connection) -> tuple[bool, Lease | None]:
+        def complete_then_claim(connection: Connection) -> tuple[bool, Lease | Wait]:
             recorded = record(connection)
-            return recorded, self._claimer.claim(connection, worker, now)
+            return recorded, self._claim_or_wait(connection, worker, now)
 
         recorded, following = self._write(complete_then_claim)
-        return recorded, following if following is not None else self._wait_after_claim(now)
+        if isinstance(following, Wait):
+            following = self._after_empty_claim(following, now)
+        return recorded, following
 
     def sitemap_of(self, lease: Lease) -> SitemapSeed | None:
         """The sitemap ``lease`` is, as it was queued (why, for which origin, how nested)."""

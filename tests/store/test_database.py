@@ -9,6 +9,7 @@ import sqlite3
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -320,3 +321,45 @@ def test_c5_sqlite_writes_without_the_lock_file_when_it_cannot_be_made(tmp_path,
     finally:
         database.close()
     assert not (tmp_path / "crawl.db-lock").exists()
+
+
+@pytest.mark.postgres
+def test_c5_a_pooled_connection_is_checked_only_after_it_sat_idle(monkeypatch):
+    # Pinging every checkout cost two round trips and two server commits a page; a
+    # connection is checked only when it has sat idle, and replaced when the server has
+    # dropped it meanwhile (here: ended by an administrator).
+    import psycopg
+    from tests.store.conftest import POSTGRES_DSN, require_postgres
+
+    from politecrawl.store import database as database_module
+
+    require_postgres()
+    targets = postgres_schema_url()
+    database = open_database(next(targets))
+    pings = []
+    real_ping = database.engine.dialect.do_ping
+    monkeypatch.setattr(
+        database.engine.dialect, "do_ping", lambda c: pings.append(1) or real_ping(c)
+    )
+    monkeypatch.setattr(database_module, "PING_AFTER_IDLE_SECONDS", 0.2)
+
+    def backend() -> int:
+        with database.engine.connect() as connection:
+            return connection.exec_driver_sql("SELECT pg_backend_pid()").scalar_one()
+
+    try:
+        first = backend()
+        for _ in range(5):
+            assert backend() == first  # the same pooled connection, used at once: no ping
+        assert pings == []
+        with psycopg.connect(POSTGRES_DSN.replace("+psycopg", ""), autocommit=True) as admin:
+            admin.execute("SELECT pg_terminate_backend(%s)", (first,))
+        time.sleep(0.3)
+        replaced = backend()  # pinged, found gone, replaced: no error reaches the caller
+        assert pings == [1]
+        assert replaced != first
+        assert backend() == replaced
+        assert pings == [1]
+    finally:
+        database.close()
+        next(targets, None)
