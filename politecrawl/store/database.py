@@ -402,8 +402,8 @@ def _check_and_migrate(database: Database, shown: str, *, create: bool) -> None:
 def _create_at_head(connection: Connection) -> None:
     """A new crawl database: the models' tables, stamped at ``SCHEMA_HEAD`` (Alembic's
     cookbook way to build a fresh database: create_all, then stamp), without loading Alembic
-    (0.1-0.2 s of a new crawl's start). tests/store/test_database.py checks that the result
-    equals what the migrations build, on both back ends."""
+    (measured: 0.2-0.3 s of a new crawl's start). tests/store/test_database.py checks that
+    the result equals what the migrations build, on both back ends."""
     Base.metadata.create_all(connection)
     # Alembic's own version table (alembic.ddl.impl.DefaultImpl.version_table_impl).
     version = Table(
