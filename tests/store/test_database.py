@@ -327,7 +327,8 @@ def test_c5_sqlite_writes_without_the_lock_file_when_it_cannot_be_made(tmp_path,
 def test_c5_a_pooled_connection_is_checked_only_after_it_sat_idle(monkeypatch):
     # Pinging every checkout cost two round trips and two server commits a page; a
     # connection is checked only when it has sat idle, and replaced when the server has
-    # dropped it meanwhile (here: ended by an administrator).
+    # dropped it meanwhile (here: ended by an administrator). The idle threshold is set to
+    # "never" and "always" in turn, so that no step depends on how fast the machine is.
     import psycopg
     from tests.store.conftest import POSTGRES_DSN, require_postgres
 
@@ -341,23 +342,30 @@ def test_c5_a_pooled_connection_is_checked_only_after_it_sat_idle(monkeypatch):
     monkeypatch.setattr(
         database.engine.dialect, "do_ping", lambda c: pings.append(1) or real_ping(c)
     )
-    monkeypatch.setattr(database_module, "PING_AFTER_IDLE_SECONDS", 0.2)
 
     def backend() -> int:
         with database.engine.connect() as connection:
             return connection.exec_driver_sql("SELECT pg_backend_pid()").scalar_one()
 
     try:
+        monkeypatch.setattr(database_module, "PING_AFTER_IDLE_SECONDS", 3600.0)
         first = backend()
         for _ in range(5):
-            assert backend() == first  # the same pooled connection, used at once: no ping
+            assert backend() == first  # the same pooled connection, not idle long: no ping
         assert pings == []
         with psycopg.connect(POSTGRES_DSN.replace("+psycopg", ""), autocommit=True) as admin:
             admin.execute("SELECT pg_terminate_backend(%s)", (first,))
-        time.sleep(0.3)
+            deadline = time.monotonic() + 30
+            while admin.execute(
+                "SELECT count(*) FROM pg_stat_activity WHERE pid = %s", (first,)
+            ).fetchone() != (0,):
+                assert time.monotonic() < deadline, "the server did not end the connection"
+                time.sleep(0.02)
+        monkeypatch.setattr(database_module, "PING_AFTER_IDLE_SECONDS", 0.0)
         replaced = backend()  # pinged, found gone, replaced: no error reaches the caller
         assert pings == [1]
         assert replaced != first
+        monkeypatch.setattr(database_module, "PING_AFTER_IDLE_SECONDS", 3600.0)
         assert backend() == replaced
         assert pings == [1]
     finally:
