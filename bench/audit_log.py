@@ -341,9 +341,9 @@ def _duplicates(
     # A request in flight at the kill may be logged a little after it (nginx logs when it sees
     # the client gone: 8 ms after a SIGKILL was seen), but before the resumed crawl's first.
     resumed_at = (
-        min((r.start for r in requests if r.start > kill_at), default=kill_at)
-        if kill_at is not None
-        else None
+        None
+        if kill_at is None
+        else min((r.start for r in requests if r.start > kill_at), default=kill_at)
     )
     for request in requests:  # in order of start
         url = request.url
@@ -353,9 +353,9 @@ def _duplicates(
             first = answered[url]
             in_flight = (
                 kill_at is not None
-                and resumed_at is not None
+                and resumed_at is not None  # set with kill_at, never before it
                 and first.start <= kill_at + tolerance
-                and kill_at - kill_window <= first.end <= max(kill_at, resumed_at) + tolerance
+                and kill_at - kill_window <= first.end <= resumed_at + tolerance
                 and request.start > kill_at
             )
             (excused if in_flight and not excused[url] else counts)[url] += 1

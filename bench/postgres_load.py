@@ -57,20 +57,18 @@ class ServerLoad:
 
     def __exit__(self, *_exc: object) -> None:
         time.sleep(1.0)  # let every backend flush its statistics
-        self.after = self._snapshot()
-        import psycopg  # noqa: PLC0415 (only with --postgres)
+        self.after = self._snapshot(with_tables=True)
 
-        with psycopg.connect(self.url, autocommit=True) as connection:
-            connection.execute("SELECT pg_stat_clear_snapshot()")
-            self.tables = [tuple(row) for row in connection.execute(_TABLES, (self.schema,))]
-
-    def _snapshot(self) -> _Snapshot:
+    def _snapshot(self, *, with_tables: bool = False) -> _Snapshot:
         import psycopg  # noqa: PLC0415 (only with --postgres)
 
         with psycopg.connect(self.url, autocommit=True) as connection:
             connection.execute("SELECT pg_stat_clear_snapshot()")
             database = connection.execute(_DATABASE).fetchone()
             wal = connection.execute(_WAL).fetchone()
+            if with_tables:
+                rows = connection.execute(_TABLES, (self.schema,))
+                self.tables = [tuple(row) for row in rows]
         assert database is not None
         assert wal is not None
         return _Snapshot(_server_cpu_seconds(), *map(int, database), int(wal[0]))
