@@ -25,9 +25,11 @@ lint: $(STAMP)
 	$(BIN)/mypy
 	$(BIN)/lint-imports
 
-## test: set up, lint, then the whole test suite
+## test: set up, lint, then the whole test suite, in TEST_PROCESSES processes (pytest-xdist)
+## (make test TEST_PROCESSES=0 runs it in this one process)
+TEST_PROCESSES ?= 4
 test: lint
-	$(BIN)/pytest
+	$(BIN)/pytest -n $(TEST_PROCESSES)
 
 ## bench: the benchmarks (figures printed, nothing asserted)
 bench: $(STAMP)
