@@ -94,6 +94,32 @@ def test_c5_a_helper_failure_reaches_the_parent_cut_to_size():
     assert len(failure) < 2200
 
 
+def _slow_starting_helper(config: dict, index: int, parent: int, slot) -> None:
+    """A helper still starting (as while it imports and opens the database): SIGTERM has its
+    default action, so it ends the process."""
+    time.sleep(config["seconds"])
+
+
+@pytest.mark.timeout(120)
+def test_c5_a_helper_stopped_while_it_starts_is_not_a_failure():
+    helpers = HelperProcesses(_slow_starting_helper, {"seconds": 60}, count=2)
+    helpers.start()
+    helpers.stop()  # as on Ctrl-C in the crawl's first second
+    assert helpers.join() is None
+
+
+@pytest.mark.timeout(120)
+def test_c5_a_helper_ended_by_anyone_else_is_a_failure():
+    helpers = HelperProcesses(_slow_starting_helper, {"seconds": 60}, count=2)
+    helpers.start()
+    (process,) = helpers._processes
+    assert process.pid is not None
+    os.kill(process.pid, signal.SIGTERM)
+    failure = helpers.join()
+    assert failure is not None
+    assert failure.endswith(f"helper 1: exit status {-signal.SIGTERM}")
+
+
 def _processes_working_in(directory: Path) -> list[int]:
     """Processes (other than this one) whose working directory is ``directory`` (Linux)."""
     found = []
@@ -111,6 +137,21 @@ def runs(database: Path) -> list[tuple[str | None, dict]]:
     with sqlite3.connect(database) as connection:
         rows = connection.execute("SELECT outcome, counters_json FROM crawl_runs ORDER BY id")
         return [(outcome, json.loads(counters)) for outcome, counters in rows]
+
+
+def _wait_until_both_crawl(web, database: Path, parent: subprocess.Popen) -> None:
+    """Until both processes have started their runs and the server has had 20 requests: mid-
+    crawl for both. (A helper takes a second or more to start on a busy machine; one stopped
+    before then has nothing to stop, and a test of that is above.)"""
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and parent.poll() is None:
+        if len(web.log) >= 20 and database.exists():  # (connecting would make the file)
+            try:
+                if len(runs(database)) == 2:
+                    return
+            except sqlite3.Error:
+                pass  # the database is still being made
+        time.sleep(0.05)
 
 
 @pytest.fixture
@@ -180,9 +221,7 @@ def test_c5_sigterm_stops_every_process_and_resume_finishes_the_crawl(tmp_path):
             stderr=subprocess.PIPE,
             text=True,
         )
-        deadline = time.monotonic() + 60
-        while len(web.log) < 20 and time.monotonic() < deadline and parent.poll() is None:
-            time.sleep(0.05)
+        _wait_until_both_crawl(web, tmp_path / "crawl.db", parent)
         assert parent.poll() is None, "the crawl ended before the stop"
         parent.send_signal(signal.SIGTERM)
         _, err = parent.communicate(timeout=120)
@@ -215,9 +254,7 @@ def test_c5_helpers_stop_by_themselves_when_the_parent_is_killed(tmp_path):
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )
-        deadline = time.monotonic() + 60
-        while len(web.log) < 20 and time.monotonic() < deadline and parent.poll() is None:
-            time.sleep(0.05)
+        _wait_until_both_crawl(web, tmp_path / "crawl.db", parent)
         assert parent.poll() is None, "the crawl ended before the kill"
         parent.kill()
         parent.wait()

@@ -18,8 +18,10 @@ minute of reports), and a helper then hangs at exit flushing it, whichever side 
 
 Stopping: ``stop`` (on an error, Ctrl-C or a stop of this crawl) sends each helper SIGTERM,
 which a crawl treats as Ctrl-C (requests in flight finish and are recorded); ``join`` waits for
-them. Helpers run in their own process group, so a Ctrl-C at the terminal reaches them only
-through this process; one whose parent is gone (killed) stops on its own within half a second.
+them; one still starting (importing, opening the database) ends by the signal itself, having
+claimed nothing, which is not a failure. Helpers run in their own process group, so a Ctrl-C at
+the terminal reaches them only through this process; one whose parent is gone (killed) stops on
+its own within half a second.
 """
 
 from __future__ import annotations
@@ -114,6 +116,7 @@ class HelperProcesses:
 
     def __init__(self, target: Callable[..., None], config: object, count: int) -> None:
         context = multiprocessing.get_context("spawn")  # never fork a process with threads
+        self._stopped = False
         self._slots = [HelperSlot() for _ in range(1, count)]
         self._processes: list[BaseProcess] = [
             context.Process(
@@ -132,6 +135,7 @@ class HelperProcesses:
 
     def stop(self) -> None:
         """Ask every helper to stop claiming work (its requests in flight finish)."""
+        self._stopped = True
         for process in self._processes:
             if process.pid is not None and process.exitcode is None:
                 with contextlib.suppress(ProcessLookupError):
@@ -149,13 +153,19 @@ class HelperProcesses:
             for index, (process, slot) in enumerate(
                 zip(self._processes, self._slots, strict=True), start=1
             )
-            if process.exitcode != 0
+            if process.exitcode != 0 and not self._stopped_before_its_crawl(process)
         ]
         if not failed:
             return None
         return "a helper process of the crawl failed (what it recorded is kept): " + "; ".join(
             failed
         )
+
+    def _stopped_before_its_crawl(self, process: BaseProcess) -> bool:
+        """Whether ``process`` ended by the SIGTERM ``stop`` sent it, before its crawl had
+        taken the signal over: still starting (importing, opening the database), so it had
+        claimed nothing. Not a failure: the crawl was being stopped anyway."""
+        return self._stopped and process.exitcode == -signal.SIGTERM
 
     def combined(self, own: CrawlSummary) -> CrawlSummary:
         """``own`` with the helpers' latest counters added: the whole crawl's progress."""
