@@ -3,22 +3,19 @@
 The statements are ``statements.take_host_slot`` (the host: due, room for a request, of the
 first due the one waiting longest) and ``statements.lease_best_url`` (the URL: breadth first);
 a host whose queue turned out empty gives its slot back and sleeps until a URL of it is added.
-``next_wait`` says when a worker that found nothing should ask again, and why.
+``next_wait`` says when a worker that found nothing should ask again, and why
+(``statements.next_wait_times``: one statement, one round trip).
 """
 
 from __future__ import annotations
 
 from datetime import datetime, timedelta
-from typing import cast
 
-from sqlalchemy import Connection, Table, func, select
+from sqlalchemy import Connection
 
 from politecrawl.store import statements as sql
 from politecrawl.store.frontier_types import Lease, Wait
-from politecrawl.store.schema import DEFERRED, LEASED, QUEUED, HostRecord, UrlRecord, in_state
 
-_hosts = cast(Table, HostRecord.__table__)
-_urls = cast(Table, UrlRecord.__table__)
 _MAX_EMPTY_HOSTS_PER_CLAIM = 50
 
 
@@ -111,23 +108,9 @@ class Claimer:
 
 def next_wait(connection: Connection, now: datetime) -> Wait:
     """When to ask again, and why: the next host start, deferred URL or lease expiry."""
-    # Only a host with a URL queued is worth waiting for: a host whose last request failed
-    # is backed off (P3), and waiting out that back-off with nothing left to ask it would hold
-    # the crawl's end back by up to max_backoff_seconds.
-    has_queued = (
-        select(_urls.c.id).where(_urls.c.host_id == _hosts.c.id, _urls.c.state == QUEUED).exists()
-    )
-    next_host = connection.execute(
-        select(func.min(_hosts.c.next_fetch_at)).where(
-            _hosts.c.active, _hosts.c.in_flight < _hosts.c.max_in_flight, has_queued
-        )
-    ).scalar()
-    next_deferred = connection.execute(
-        select(func.min(_urls.c.next_attempt_at)).where(in_state(DEFERRED))
-    ).scalar()
-    next_expiry = connection.execute(
-        select(func.min(_urls.c.lease_expires_at)).where(in_state(LEASED))
-    ).scalar()
+    times = sql.next_wait_times.first(connection, {})
+    assert times is not None  # one row, always
+    next_host, next_deferred, next_expiry = (sql.moment(time) for time in times)
     candidates = [time for time in (next_host, next_deferred, next_expiry) if time is not None]
     if not candidates:
         return Wait(None, "nothing queued, leased or deferred")

@@ -22,6 +22,7 @@ from sqlalchemy import (
     bindparam,
     case,
     delete,
+    func,
     literal,
     literal_column,
     or_,
@@ -47,6 +48,7 @@ from politecrawl.store.schema import (
     SitemapRecord,
     UrlRecord,
     from_epoch,
+    in_state,
     to_epoch,
 )
 
@@ -330,6 +332,20 @@ ACTIVATE_HOST_SQL = (
     update(hosts).where(hosts.c.id == bindparam("host_id"), ~hosts.c.active).values(active=True)
 )
 
+# When a worker that found nothing should ask again (``claims.next_wait``), in one round trip:
+# the next start of a host with room for a request and a URL queued (a host whose last request
+# failed is backed off, P3, and waiting that out with nothing left to ask it would hold the
+# crawl's end back by up to max_backoff_seconds), the next deferred URL, the next lease to
+# expire.
+_HAS_QUEUED = select(urls.c.id).where(urls.c.host_id == hosts.c.id, urls.c.state == QUEUED)
+NEXT_WAIT_TIMES_SQL = select(
+    select(func.min(hosts.c.next_fetch_at))
+    .where(hosts.c.active, hosts.c.in_flight < hosts.c.max_in_flight, _HAS_QUEUED.exists())
+    .scalar_subquery(),
+    select(func.min(urls.c.next_attempt_at)).where(in_state(DEFERRED)).scalar_subquery(),
+    select(func.min(urls.c.lease_expires_at)).where(in_state(LEASED)).scalar_subquery(),
+)
+
 
 # Parameters and results of ``Prepared`` statements are plain values: times go in as epoch
 # seconds and come back as such, converted as ``EpochTime`` converts them.
@@ -356,3 +372,4 @@ forget_links = Prepared(FORGET_LINKS_SQL)
 forget_fragments = Prepared(FORGET_FRAGMENTS_SQL)
 forget_listing = Prepared(FORGET_LISTING_SQL)
 activate_host = Prepared(ACTIVATE_HOST_SQL)
+next_wait_times = Prepared(NEXT_WAIT_TIMES_SQL)
