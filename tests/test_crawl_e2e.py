@@ -13,6 +13,7 @@ import signal
 import sqlite3
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -168,6 +169,29 @@ def test_callbacks_limits_stop_and_resume(fast_web, tmp_path):
     assert result.ok, result.report()
     assert stopped_total >= 1
     assert all(item.reason for item in excluded)  # every exclusion says why
+
+
+def test_c5_interrupt_stops_the_crawl_and_records_it_as_interrupted(fast_web, tmp_path):
+    # From another thread (a helper process's signal watcher) as the crawl runs, and before it
+    # starts: either way claiming stops, nothing stays leased, and the run says interrupted.
+    database = tmp_path / "crawl.db"
+    with Crawler(crawl_config(str(database))) as crawler:
+        crawler.add_seeds(fast_web.seeds)
+        for count, _ in enumerate(crawler.crawl(), start=1):
+            if count == 3:
+                threading.Thread(target=crawler.interrupt).start()
+        assert crawler.summary.stopped_because == "interrupted"
+        assert crawler.stats().by_state.get("leased", 0) == 0
+        assert crawler.stats().by_state.get("queued", 0) > 0  # it stopped early
+        crawler.interrupt()  # before the next crawl starts: it stops at once
+        assert list(crawler.crawl()) == []
+        assert crawler.summary.stopped_because == "interrupted"
+        third = crawler.crawl()  # and only that once
+        assert next(third, None) is not None
+        third.close()
+    with sqlite3.connect(database) as connection:
+        outcomes = [row[0] for row in connection.execute("SELECT outcome FROM crawl_runs")]
+    assert outcomes[:2] == ["interrupted", "interrupted"]
 
 
 @pytest.mark.parametrize("stop_signal", [signal.SIGTERM, signal.SIGINT])

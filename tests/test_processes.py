@@ -55,6 +55,9 @@ class _BusyCrawl:
     def stop(self) -> None:
         pass
 
+    def interrupt(self) -> None:
+        pass
+
     def crawl(self, *, handle_signals: bool = False):
         ends = time.monotonic() + self._seconds
         while time.monotonic() < ends:
@@ -240,6 +243,58 @@ def test_c5_sigterm_stops_every_process_and_resume_finishes_the_crawl(tmp_path):
         truth = web.truth(guard=GUARD)
         report = audit(web.log, truth, delays=truth.delays(DELAY))  # 0.3 s, then DELAY
         assert report.ok, report.report()
+
+
+def _helper_of(parent: int) -> int:
+    """The pid of the helper process that ``parent`` started (Linux)."""
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+            command = (entry / "cmdline").read_bytes()
+        except OSError:
+            continue  # ended meanwhile
+        if int(stat.rpartition(")")[2].split()[1]) == parent and b"spawn_main" in command:
+            return int(entry.name)
+    raise AssertionError(f"no helper process of {parent}")
+
+
+@pytest.mark.timeout(400)
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
+def test_c5_a_helper_signalled_twice_still_records_its_requests_in_flight(tmp_path):
+    # As when a service manager signals every process of the crawl and the parent forwards its
+    # own: the helper stops as on Ctrl-C, however often told, and records what it had in flight;
+    # the parent crawls on to the end.
+    with serve(build_site(crawl_delay_seconds=0.1, slow_seconds=0.3)) as web:
+        seeds = seeds_file(web, tmp_path)
+        parent = subprocess.Popen(
+            [sys.executable, "-m", "politecrawl", "run", str(seeds), "--db", "crawl.db",
+             "--quiet", "--contact", "https://x.org/", "--processes=2", "--delay=0.3"],
+            cwd=tmp_path,
+            env={**os.environ, **ENV},
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )  # fmt: skip
+        _wait_until_both_crawl(web, tmp_path / "crawl.db", parent)
+        helper = _helper_of(parent.pid)
+        os.kill(helper, signal.SIGTERM)
+        time.sleep(0.05)  # the slow pages take 0.3 s: its requests are still in flight
+        os.kill(helper, signal.SIGTERM)
+        _, err = parent.communicate(timeout=300)
+        assert parent.returncode in (0, 1), err
+        assert "helper process of the crawl failed" not in err, err
+        assert [outcome for outcome, _ in runs(tmp_path / "crawl.db")] == [
+            "finished",
+            "interrupted",
+        ]
+        with sqlite3.connect(tmp_path / "crawl.db") as connection:
+            leased = connection.execute("SELECT count(*) FROM urls WHERE state = 'leased'")
+            assert leased.fetchone() == (0,)
+        truth = web.truth(guard=GUARD)
+        report = audit(web.log, truth, delays=truth.delays(0.3))
+        assert report.ok, report.report()  # nothing fetched twice, nothing too close
 
 
 @pytest.mark.timeout(200)

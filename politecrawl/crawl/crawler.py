@@ -86,6 +86,7 @@ class Crawler:
         self._scope = Scope()
         self.summary = CrawlSummary()
         self._stop = threading.Event()
+        self._interrupted = False
         self._workers: Workers | None = None
 
     # --- lifecycle --------------------------------------------------------------------------
@@ -129,6 +130,16 @@ class Crawler:
 
     def stop(self) -> None:
         """Stop claiming work; in-flight requests finish and are recorded. Thread-safe."""
+        self._stop.set()
+
+    def interrupt(self) -> None:
+        """``stop``, with the run recorded as interrupted (as by Ctrl-C); also before the crawl
+        has started, which then stops at once. Thread-safe; not for a signal handler (it takes
+        locks): a helper process's handler only notes the signal (``processes.serve``)."""
+        self._interrupted = True
+        workers = self._workers
+        if workers is not None:
+            workers.set_stop_reason("interrupted")
         self._stop.set()
 
     def progress(self) -> CrawlSummary:
@@ -222,20 +233,7 @@ class Crawler:
                 _serve_as_helper, self.config, self.config.crawl.processes
             )
             self._helpers.start()
-        workers = self._workers = Workers(
-            frontier=self.frontier,
-            visitor=visitor,
-            clock=self.clock,
-            count=self.config.crawl.workers,
-            limits=RunLimits(
-                self._max_pages,
-                self.config.scope.max_duration_seconds,
-                self.deferred_horizon_seconds,
-            ),
-            delay_seconds=self.config.politeness.delay_seconds,
-            stop=self._stop,
-            callbacks=Callbacks(self.on_page, self.on_error, self.on_excluded),
-        )
+        workers = self._new_workers(visitor)
         self.summary = workers.summary
         restore = (
             _signals_as_interrupt(lambda: workers.set_stop_reason("interrupted"))
@@ -251,6 +249,7 @@ class Crawler:
                 workers.set_stop_reason("interrupted")
             raise
         finally:
+            self._interrupted = False
             if restore is not None:
                 restore()
             workers.stop_and_join()
@@ -274,6 +273,30 @@ class Crawler:
                 if not failing:
                     raise
                 # The error already on its way out is the one worth reporting.
+
+    def _new_workers(self, visitor: Visitor) -> Workers:
+        """This run's worker threads, not started yet; an ``interrupt`` that came before them
+        (a helper signalled while it started) stops them at once."""
+        assert self.frontier is not None
+        workers = Workers(
+            frontier=self.frontier,
+            visitor=visitor,
+            clock=self.clock,
+            count=self.config.crawl.workers,
+            limits=RunLimits(
+                self._max_pages,
+                self.config.scope.max_duration_seconds,
+                self.deferred_horizon_seconds,
+            ),
+            delay_seconds=self.config.politeness.delay_seconds,
+            stop=self._stop,
+            callbacks=Callbacks(self.on_page, self.on_error, self.on_excluded),
+        )
+        self._workers = workers  # before the check: an interrupt from now on finds them
+        if self._interrupted:
+            workers.set_stop_reason("interrupted")
+            self._stop.set()
+        return workers
 
     def _end_helpers(self, failing: bool) -> tuple[HelperProcesses | None, str | None]:
         """Wait for the helper processes, after stopping them unless the crawl ended by

@@ -17,11 +17,11 @@ shared memory, not a queue: a queue's pipe fills when its reader is slow or dead
 minute of reports), and a helper then hangs at exit flushing it, whichever side waits.
 
 Stopping: ``stop`` (on an error, Ctrl-C or a stop of this crawl) sends each helper SIGTERM,
-which a crawl treats as Ctrl-C (requests in flight finish and are recorded); ``join`` waits for
-them; one still starting (importing, opening the database) ends by the signal itself, having
-claimed nothing, which is not a failure. Helpers run in their own process group, so a Ctrl-C at
-the terminal reaches them only through this process; one whose parent is gone (killed) stops on
-its own within half a second.
+which it treats as Ctrl-C however often it comes (requests in flight finish and are recorded,
+the run is recorded as interrupted); ``join`` waits for them; one still starting (importing,
+opening the database) ends by the signal itself, having claimed nothing, which is not a failure.
+Helpers run in their own process group, so a Ctrl-C at the terminal reaches them only through
+this process; one whose parent is gone (killed) stops on its own within half a second.
 """
 
 from __future__ import annotations
@@ -32,6 +32,7 @@ import multiprocessing
 import os
 import signal
 import threading
+import time
 from multiprocessing.sharedctypes import RawArray
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -42,6 +43,7 @@ if TYPE_CHECKING:
     from politecrawl.results import CrawlSummary
 
 _REPORT_SECONDS = 0.5
+_SIGNAL_CHECK_SECONDS = 0.05
 _FAILURE_BYTES = 2048
 _STOP_WAIT_SECONDS = 300.0
 # Counted as they go in each process; the others describe the frontier at the end.
@@ -104,6 +106,8 @@ class Helper(Protocol):
     def summary(self) -> CrawlSummary: ...
 
     def stop(self) -> None: ...
+
+    def interrupt(self) -> None: ...
 
     def crawl(self, *, handle_signals: bool = False) -> Iterator[object]: ...
 
@@ -183,21 +187,37 @@ def serve(crawl: Helper, parent: int, slot: HelperSlot) -> None:
     if hasattr(os, "setpgrp"):  # POSIX
         os.setpgrp()  # Ctrl-C at the terminal goes to the parent, which stops us itself
     finished = threading.Event()
+    signalled: list[int] = []
+
+    def note_signal(number: int, _frame: object) -> None:
+        signalled.append(number)  # no locks in a handler: the poster acts on it
+
+    # SIGTERM stops the crawl as Ctrl-C does, however often it comes: a service manager may
+    # signal every process of the crawl and the parent then forward its own, and a second
+    # signal must not cut short the requests in flight (nor a first one the crawl's start).
+    signal.signal(signal.SIGTERM, note_signal)
 
     def post_until_finished() -> None:
-        while not finished.wait(_REPORT_SECONDS):
-            slot.post(crawl.summary)
-            if os.getppid() != parent:  # the parent is gone: stop as on Ctrl-C
-                crawl.stop()
+        interrupted = False
+        next_post = time.monotonic() + _REPORT_SECONDS
+        while not finished.wait(min(_SIGNAL_CHECK_SECONDS, _REPORT_SECONDS)):
+            if signalled and not interrupted:
+                interrupted = True
+                crawl.interrupt()
+            if time.monotonic() >= next_post:
+                next_post = time.monotonic() + _REPORT_SECONDS
+                slot.post(crawl.summary)
+                if os.getppid() != parent:  # the parent is gone: stop as on Ctrl-C
+                    crawl.stop()
 
     poster = threading.Thread(target=post_until_finished, daemon=True)
     poster.start()
     failure: str | None = None
     try:
-        for _ in crawl.crawl(handle_signals=True):
+        for _ in crawl.crawl():
             pass
     except KeyboardInterrupt:
-        pass  # stopped by the parent: everything in flight is recorded
+        pass  # a SIGINT sent to this process itself: everything in flight is recorded
     except Exception as error:  # posted to the parent, which raises it
         failure = f"{type(error).__name__}: {error}"
     finally:
@@ -206,5 +226,9 @@ def serve(crawl: Helper, parent: int, slot: HelperSlot) -> None:
         slot.post(crawl.summary)
         if failure is not None:
             slot.post_failure(failure)
+        # Everything is recorded. The interpreter's shutdown gives a Python handler back to the
+        # system (a SIGTERM would then end us with -15, which the parent reads as a failure),
+        # but keeps an ignored signal ignored.
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
     if failure is not None:
         raise SystemExit(1)
