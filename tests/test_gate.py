@@ -48,7 +48,7 @@ def gate_of(config, store, fetcher, clock, frontier):
         clock,
         user_agent=config.user_agent,
         delay_seconds=config.politeness.delay_seconds,
-        reserve_host=lambda host, now: frontier.reserve_host(host, now=now),
+        reserve_host=lambda host, now: frontier.reserve_host(host, now=now, hold_seconds=35.0),
         release_host=lambda host, at: frontier.release_host(host, next_fetch_at=at),
     )
 
@@ -222,7 +222,8 @@ def test_o7_o6_a_busy_redirect_target_host_is_no_failure_and_never_uses_up_attem
     responses.get("http://other.test/shared.txt", body="User-agent: *\nDisallow: /x\n")
     with Fetcher(user_agent=config.user_agent) as fetcher:
         gate = gate_of(config, RobotsOutcomeStore(database), fetcher, clock, frontier)
-        assert frontier.reserve_host("other.test", now=clock.now())  # someone else's request
+        # someone else's request
+        assert frontier.reserve_host("other.test", now=clock.now(), hold_seconds=35.0)
         for _ in range(config.robots.robots_max_attempts + 3):
             outcome = gate.fetch_robots(ORIGIN)
             assert outcome.kind == "deferred"

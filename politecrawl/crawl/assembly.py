@@ -20,6 +20,10 @@ from politecrawl.scope import Scope, TrapGuards
 from politecrawl.store import Database, Frontier, RobotsOutcomeStore
 from politecrawl.warc import ArchivingFetcher, WarcArchive
 
+# A robots.txt redirect's other host is held for the response deadline and this much more: the
+# deadline is enforced by a watcher thread, which a busy machine may run late.
+_HOLD_SLACK = 5.0
+
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
 
@@ -110,7 +114,9 @@ def visitor_of(
         clock,
         user_agent=config.user_agent,
         delay_seconds=config.politeness.delay_seconds,
-        reserve_host=lambda host, now: frontier.reserve_host(host, now=now),
+        reserve_host=lambda host, now: frontier.reserve_host(
+            host, now=now, hold_seconds=config.fetching.response_timeout_seconds + _HOLD_SLACK
+        ),
         release_host=lambda host, at: frontier.release_host(host, next_fetch_at=at),
     )
     archive = fetcher.archive if isinstance(fetcher, ArchivingFetcher) else None

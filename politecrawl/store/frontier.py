@@ -332,23 +332,27 @@ class Frontier:
         self._enqueuer.pass_number = number
         return number
 
-    def reserve_host(self, host: str, *, now: datetime) -> bool:
-        """Take a request slot on ``host`` outside a lease (a robots.txt redirect to another
-        host, O7); False when the host is busy or not due. A host never seen is created."""
+    def reserve_host(self, host: str, *, now: datetime, hold_seconds: float) -> bool:
+        """Hold ``host`` for one request outside a lease (a robots.txt redirect to another
+        host, O7): for ``hold_seconds`` (the longest the request can take) and then the host's
+        delay, unless ``release_host`` gives it back sooner. False when the host is busy or not
+        due. A host never seen is created. Held by time, not by a count of requests in flight,
+        so that a holder killed mid-request (C5) leaves the host free once the time is up."""
 
         def take_slot(connection: Connection) -> bool:
             self._enqueuer.ids.ensure_host(connection, host, now)
             slot = sql.take_named_host_slot.first(
-                connection, {"host_name": host, "now": sql.epoch(now)}
+                connection,
+                {"host_name": host, "now": sql.epoch(now), "hold_seconds": hold_seconds},
             )
             return slot is not None
 
         return self._write(take_slot)
 
     def release_host(self, host: str, *, next_fetch_at: datetime) -> None:
-        """Give back a slot taken by ``reserve_host``, with the host's next start time."""
+        """Give back a host held by ``reserve_host``, with its next start time."""
         self._write(
-            lambda connection: sql.free_host.rowcount(
+            lambda connection: sql.release_named_host.rowcount(
                 connection, {"host_name": host, "next_at": sql.epoch(next_fetch_at)}
             )
         )

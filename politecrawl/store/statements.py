@@ -165,16 +165,25 @@ FREE_HOST_SQL = (
     )
 )
 
-# A request slot on a named host, outside a lease (robots.txt redirects, O7).
+# A request on a named host outside a lease (robots.txt redirects, O7): the host must be due
+# with nothing in flight, and is then held by time alone, its next start set past the longest
+# the request can take (``hold_seconds``) and its delay. Not by ``in_flight``: no lease records
+# the holder, so a process killed while holding would leave the host unclaimable for good; a
+# time runs out by itself (C5). ``RELEASE_NAMED_HOST_SQL`` gives the host back after the request.
 TAKE_NAMED_HOST_SLOT_SQL = (
     update(hosts)
     .where(
         hosts.c.host == bindparam("host_name"),
         hosts.c.next_fetch_at <= _NOW,
-        hosts.c.in_flight < hosts.c.max_in_flight,
+        hosts.c.in_flight == 0,
     )
-    .values(in_flight=hosts.c.in_flight + 1, next_fetch_at=_NOW + hosts.c.delay_seconds)
+    .values(next_fetch_at=_NOW + bindparam("hold_seconds", type_=Float()) + hosts.c.delay_seconds)
     .returning(hosts.c.id)
+)
+RELEASE_NAMED_HOST_SQL = (
+    update(hosts)
+    .where(hosts.c.host == bindparam("host_name"))
+    .values(next_fetch_at=bindparam("next_at", type_=EpochTime()))
 )
 
 # Free the host after a lease that made no request (excluded, deferred): it gets back the slot
@@ -361,6 +370,7 @@ finish_leased_url = Prepared(FINISH_LEASED_URL_SQL)
 free_host = Prepared(FREE_HOST_SQL)
 free_unused_host = Prepared(FREE_UNUSED_HOST_SQL)
 take_named_host_slot = Prepared(TAKE_NAMED_HOST_SLOT_SQL)
+release_named_host = Prepared(RELEASE_NAMED_HOST_SQL)
 insert_url = Prepared(_insert_url_sql)
 insert_link = Prepared(_insert_link_sql)
 insert_fragment = Prepared(_insert_fragment_sql)

@@ -343,3 +343,29 @@ def test_e3_l4_s4_a_304_keeps_what_was_learnt_from_the_body(frontier, database):
             text("SELECT status, anchors, canonical_url FROM urls WHERE url = 'http://a.test/page'")
         ).one()
     assert tuple(row) == (304, "intro", "http://a.test/c")
+
+
+def test_c5_p1_o7_a_host_held_for_a_robots_redirect_frees_itself_when_the_holder_dies(database):
+    # A worker holds another host for a robots.txt redirect's hop (O7), then its process is
+    # killed before it gives the host back: a resumed crawl waits out the hold and goes on.
+    first = Frontier(database, default_delay_seconds=1.0, lease_seconds=60.0)
+    first.add(["http://b.example/page"], now=T0)
+    assert first.reserve_host("b.example", now=T0, hold_seconds=30.0)
+    resumed = Frontier(database, default_delay_seconds=1.0, lease_seconds=60.0)
+    assert resumed.release_expired(now=at(10)) == 0
+    assert resumed.claim("w2", now=at(10)) == Wait(at(31), "politeness delay")  # P1: held
+    assert not resumed.reserve_host("b.example", now=at(10), hold_seconds=30.0)
+    lease = resumed.claim("w2", now=at(31))  # the hold and the delay are over
+    assert isinstance(lease, Lease)
+    assert lease.url == "http://b.example/page"
+
+
+def test_p1_o7_a_held_host_given_back_is_due_at_the_time_given(database):
+    frontier = Frontier(database, default_delay_seconds=1.0, lease_seconds=60.0)
+    frontier.add(["http://b.example/page"], now=T0)
+    assert frontier.reserve_host("b.example", now=T0, hold_seconds=30.0)
+    frontier.release_host("b.example", next_fetch_at=at(2))
+    assert frontier.claim("w1", now=at(1)) == Wait(at(2), "politeness delay")
+    lease = frontier.claim("w1", now=at(2))
+    assert isinstance(lease, Lease)
+    assert not frontier.reserve_host("b.example", now=at(2), hold_seconds=30.0)  # in flight
