@@ -166,10 +166,9 @@ class HelperProcesses:
         )
 
     def _stopped_before_its_crawl(self, process: BaseProcess) -> bool:
-        """Whether ``process`` ended by the SIGTERM ``stop`` sent it, which its crawl had not
-        taken over: in practice, still starting (importing, opening the database) and so before
-        its first claim. Not a failure: the crawl was being stopped anyway, and whatever the
-        helper recorded is kept."""
+        """Whether ``process`` ended by the SIGTERM ``stop`` sent it before ``serve`` took the
+        signal over: still starting (importing, opening the database), so before its first
+        claim. Not a failure: the crawl was being stopped anyway."""
         return self._stopped and process.exitcode == -signal.SIGTERM
 
     def combined(self, own: CrawlSummary) -> CrawlSummary:
