@@ -294,8 +294,7 @@ class Crawler:
         )
         self._workers = workers  # before the check: an interrupt from now on finds them
         if self._interrupted:
-            workers.set_stop_reason("interrupted")
-            self._stop.set()
+            self.interrupt()  # again, now that there are workers to tell why
         return workers
 
     def _end_helpers(self, failing: bool) -> tuple[HelperProcesses | None, str | None]:
