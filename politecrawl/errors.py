@@ -53,6 +53,7 @@ class FetchError(PolitecrawlError):
         host_trouble: bool | None = None,
         timed_out: bool = False,
         garbled: bool = False,
+        cut_off: bool = False,
     ) -> None:
         self.url = url
         self.temporary = temporary
@@ -63,6 +64,9 @@ class FetchError(PolitecrawlError):
         self.garbled = garbled
         """The server took the request and then broke the exchange (a reset connection, an
         answer that is not HTTP): some servers do that to a HEAD only (L2)."""
+        self.cut_off = cut_off
+        """The response deadline passed while the body was still arriving (C7): the server
+        answers, only too slowly, so another attempt would hold its host as long again."""
         super().__init__(f"{url}: {message}")
 
 

@@ -103,6 +103,32 @@ def test_c7_trickling_server_cut_off_at_deadline(server):
     assert 0.9 <= took < 1.6
 
 
+def test_c7_a_body_still_arriving_at_the_deadline_is_cut_off(server):
+    # Ten bytes a second for a 10,000-byte body: some arrive, the rest would take 1,000 s.
+    server.routes["/slow"] = lambda h: h.trickle(200, 10_000, 0.1)
+    cut_off = r"cut off while its body was arriving"
+    with (
+        make_fetcher(response_timeout_seconds=1.0) as fetcher,
+        pytest.raises(FetchError, match=cut_off) as caught,
+    ):
+        fetcher.fetch(server.url("/slow"))
+    assert caught.value.cut_off
+    assert caught.value.timed_out
+
+
+def test_c7_headers_then_silence_is_a_time_out_not_a_cut_off(server):
+    # The status and headers come at once, then not a byte: the server stalled, which another
+    # attempt may find over; only a body that was arriving is "cut off".
+    server.routes["/stalls"] = lambda h: h.trickle(200, 10, 5.0)
+    with (
+        make_fetcher(response_timeout_seconds=0.5) as fetcher,
+        pytest.raises(FetchError, match=r"longer than 0\.5 s") as caught,
+    ):
+        fetcher.fetch(server.url("/stalls"))
+    assert caught.value.timed_out
+    assert not caught.value.cut_off
+
+
 def test_c7_socket_waits_never_outlast_the_deadline(server):
     # A byte every 0.8 s: each socket read succeeds, but the wait after the first byte must be
     # bounded by the 0.2 s left, not by a full per-read time-out.
@@ -137,6 +163,9 @@ def test_c7_headers_that_trickle_are_cut_off_at_the_deadline(server):
     with fetcher, pytest.raises(FetchError, match=r"longer than 0\.5 s") as caught:
         fetcher.fetch(server.url("/slow-head"))
     assert caught.value.temporary
+    # The status line came at 0.34 s, the headers were still arriving: cut off, not a stall.
+    assert caught.value.cut_off
+    assert "cut off while its headers were arriving" in str(caught.value)
     deadline = time.monotonic() + 10
     while "hung up" not in sent and time.monotonic() < deadline:
         time.sleep(0.05)

@@ -2,8 +2,9 @@
 schedule a bounded number of times, or recorded as failed [C7, P3, L2].
 
 ``Failures.no_answer`` takes a time-out or a refused connection (the server's trouble, and no
-response time); ``Failures.failed_status`` a status worth retrying (429, 5xx) with its
-Retry-After. ``politeness.pace_after`` and ``politeness.url_retry_at`` decide the times.
+response time; a body that trickled past the deadline is recorded cut off, not retried);
+``Failures.failed_status`` a status worth retrying (429, 5xx) with its Retry-After.
+``politeness.pace_after`` and ``politeness.url_retry_at`` decide the times.
 """
 
 from __future__ import annotations
@@ -46,14 +47,16 @@ class Failures:
         check_method: str | None = None,
     ) -> VisitResult:
         """No response: a time-out or a refused connection is the server's trouble, and no
-        response time. ``check_method``: the lease is a check (L2)."""
+        response time. A body cut off at the deadline while it was arriving is not retried:
+        each attempt would hold its host as long again (C7, P3). ``check_method``: the lease is
+        a check (L2)."""
         return self._failed(
             lease,
             str(error),
             None,
             started=started,
             robots_delay=robots_delay,
-            temporary=error.temporary,
+            temporary=error.temporary and not error.cut_off,
             failure="host" if error.host_trouble else "page",
             kind=CHECK if check_method else None,
             check_method=check_method,

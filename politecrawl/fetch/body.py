@@ -43,11 +43,12 @@ def read_body(
     coding = raw.headers.get("Content-Encoding", "")
     inflater: _Inflater | None = None
     body = bytearray()
+    received = 0  # bytes as sent (coded): any at all and the server is answering (C7 cut-off)
     try:
         while len(body) <= cap and not (inflater and inflater.is_done):
             remaining_seconds = deadline - time.monotonic()
             if remaining_seconds <= 0:
-                raise too_slow(url, limits)
+                raise too_slow(url, limits, arriving=_body_arriving(received))
             # No socket wait may outlast the deadline (urllib3 resets it on reuse).
             sock = getattr(raw.connection, "sock", None)
             if isinstance(sock, socket.socket):
@@ -55,6 +56,7 @@ def read_body(
             chunk = raw.read1(_READ_CHUNK_BYTES, decode_content=False)
             if not chunk:
                 break
+            received += len(chunk)
             inflater = inflater or _inflater_for(url, coding)  # only a body needs decoding
             if inflater is None:
                 body += chunk[: cap + 1 - len(body)]
@@ -66,10 +68,17 @@ def read_body(
         message = "the body does not decode as its Content-Encoding says"
         raise FetchError(message, url=url, temporary=True, host_trouble=False) from exc
     except (requests.RequestException, Urllib3Error, OSError, ValueError) as exc:
+        if received and time.monotonic() >= deadline:
+            raise too_slow(url, limits, arriving=_body_arriving(received)) from exc
         raise failure(url, exc, deadline, limits) from exc
     truncated = len(body) > cap
     del body[cap:]  # in place: a second copy of the body would double the memory bound
     return bytes(body), truncated
+
+
+def _body_arriving(received: int) -> str:
+    """What ``too_slow`` says of a body of which ``received`` bytes came: none, a stall."""
+    return f"its body was arriving ({received:,} bytes read)" if received else ""
 
 
 class _Inflater:

@@ -34,12 +34,13 @@ def failure(url: str, exc: BaseException, deadline: float, limits: FetchLimits) 
     return FetchError(message, url=url, temporary=True, timed_out=timed_out, garbled=_garbled(exc))
 
 
-def too_slow(url: str, limits: FetchLimits) -> FetchError:
-    """The response deadline passed (C7): temporary, a time-out."""
-    seconds = limits.response_timeout_seconds
-    return FetchError(
-        f"response took longer than {seconds:g} s", url=url, temporary=True, timed_out=True
-    )
+def too_slow(url: str, limits: FetchLimits, *, arriving: str = "") -> FetchError:
+    """The response deadline passed (C7): temporary, a time-out. ``arriving`` says what the
+    server was still sending ("its body was arriving"): it was answering, too slowly (cut off)."""
+    message = f"response took longer than {limits.response_timeout_seconds:g} s"
+    if arriving:
+        message += f": cut off while {arriving}"
+    return FetchError(message, url=url, temporary=True, timed_out=True, cut_off=bool(arriving))
 
 
 def _garbled(exc: BaseException) -> bool:

@@ -27,7 +27,7 @@ from politecrawl.connect import (
 )
 from politecrawl.errors import FetchError
 from politecrawl.fetch.body import read_body
-from politecrawl.fetch.failures import failure
+from politecrawl.fetch.failures import failure, too_slow
 from politecrawl.fetch.values import Exchange, FetchLimits, FetchRequest, FetchResult
 
 
@@ -102,6 +102,9 @@ class Fetcher:
         started_at = datetime.now(UTC)
         deadline = started + self._limits.response_timeout_seconds
         response = self._send(url, headers, deadline, request.method)
+        if time.monotonic() >= deadline:  # the status line came, the rest was cut (C7)
+            response.close()
+            raise too_slow(url, self._limits, arriving="its headers were arriving")
         raw_chunks: list[bytes] | None = [] if self._keep_exchanges else None
         try:
             body, truncated = read_body(
