@@ -1,10 +1,11 @@
 """Pace on the loopback web, read from the server's log: a page that stalls or trickles its body
-is that page's problem, not its host's [P2, P3, C7]."""
+is that page's problem, not its host's; a robots.txt that hangs is its origin's, not the
+crawl's [P2, P3, C7, O6]."""
 
 from __future__ import annotations
 
 from tests.site import Page, Site, serve
-from tests.site.model import OriginSpec
+from tests.site.model import OriginSpec, text_page
 from tests.site.pages import html_page
 
 from politecrawl import CrawlConfig, Crawler
@@ -80,3 +81,51 @@ def test_p3_c7_a_body_that_trickles_past_the_deadline_is_cut_off_and_not_retried
     assert "cut off while its body was arriving" in error
     assert pages["slow.html"].index is False
     assert all(pages[path.lstrip("/")].status == 200 for path in HEALTHY)
+
+
+def test_o6_c7_a_robots_txt_that_hangs_defers_its_origin_and_holds_up_no_other(tmp_path):
+    # robots.txt sent a byte every 0.27 s (the file would take a minute), past the 1 s deadline:
+    # cut off while arriving, which for robots.txt is still a temporary failure (O6): the origin
+    # is deferred, robots.txt retried with growing back-off a bounded number of times, and none
+    # of its pages fetched, while the other origin's crawl goes on.
+    rules = "User-agent: *\nDisallow:\n" + "#" * 200 + "\n"
+    hanging = OriginSpec(
+        "hangs",
+        "127.0.0.22",
+        {
+            "/robots.txt": text_page(rules, trickle_seconds=60.0),
+            "/": Page(html_page("home", ["/a.html"])),
+            "/a.html": Page(html_page("a")),
+        },
+    )
+    healthy = site_with(Page(html_page("slow"))).origins[0]
+    with serve(Site(0, (healthy, hanging), 0.0)) as web:
+        config = CrawlConfig(
+            database=str(tmp_path / "crawl.db"),
+            delay_seconds=0.1,
+            response_timeout_seconds=1.0,
+            robots_retry_seconds=1.0,
+            robots_max_attempts=3,
+            workers=2,
+        )
+        with Crawler(config) as crawler:
+            crawler.add_seeds([web.url("slow", "/"), web.url("hangs", "/")])
+            fetched = [page.url for page in crawler.crawl()]
+            summary = crawler.summary
+        log = sorted(web.log, key=lambda request: request.started_at)
+        hanging_base, healthy_base = web.base("hangs"), web.base("slow")
+    hanging_log = [request for request in log if request.origin == hanging_base]
+    assert [request.path_with_query for request in hanging_log] == ["/robots.txt"] * 3
+    starts = [request.started_at for request in hanging_log]
+    # Each attempt took its 1 s; the waits after them grow (1 s, then 2 s).
+    assert starts[1] - starts[0] >= 1.0 + 1.0 - 0.05
+    assert starts[2] - starts[1] >= 1.0 + 2.0 - 0.05
+    healthy_paths = [r.path_with_query for r in log if r.origin == healthy_base]
+    # (and /sitemap.xml, looked for where robots.txt names none, S1)
+    expected = ["/robots.txt", "/sitemap.xml", "/", "/slow.html", *HEALTHY]
+    assert sorted(healthy_paths) == sorted(expected)
+    # The healthy origin (1 s of delays) was done long before the hanging robots.txt's last
+    # attempt, about 5 s in: its crawl did not wait on the other origin's robots.txt.
+    assert max(r.started_at for r in log if r.origin == healthy_base) < starts[2]
+    assert not any(url.startswith(hanging_base) for url in fetched)
+    assert summary.deferred == 1  # the hanging origin's home page, kept for a later run
