@@ -23,7 +23,9 @@ With ``faults`` (what real sites have, issue 12): every third host has a page th
 answers 500 (``/error/e1.html``, linked from its home page), and the first ``named`` host asks
 for a ``Request-rate`` slower than the crawl's delay. With ``trickle``: the sixth host (robots.txt
 404) has a page whose body nginx sends one byte a second (``/slow/trickle.html``), which every
-crawler must cut off.
+crawler must cut off; and the robots.txt of the fourth (500 without ``trickle``) hangs: nginx
+sends it one byte a second, so no crawler reads it within a time-out, and its origin stays
+unreachable (O6) exactly as with the 500.
 
 The robots records name both robots (``politecrawl`` and the Scrapy spider's ``scrapybench``) in
 one record, or neither (``*``), so the truth is the same for both crawlers. Semantics are the
@@ -96,6 +98,9 @@ class Host:
     trap: bool = True
     errors: dict[str, int] = field(default_factory=dict)  # path -> status, always (nginx return)
     trickle: set[str] = field(default_factory=set)  # paths sent at one byte a second
+    # robots.txt sent at one byte a second (a robots.txt that hangs): never read in time, so
+    # unreachable (O6), as robots_status (500) tells the truth; served as a file, not a 500
+    robots_trickle: bool = False
 
 
 @dataclass
@@ -263,6 +268,9 @@ def build_web(  # noqa: PLR0915 (one description, read top to bottom)
         if faults and index % 3 == 0:
             host.errors["/error/e1.html"] = 500
             home.append(Link("error/e1.html"))
+        if trickle and kind == "500":
+            host.robots_trickle = True
+            host.robots = "User-agent: *\nDisallow:\n" + "# hangs: sent a byte a second\n" * 8
         if trickle and index == 5:
             host.trickle.add("/slow/trickle.html")
             home.append(Link("slow/trickle.html"))
@@ -796,6 +804,7 @@ def write_web(web: Web, directory: Path) -> None:
                 "trap": TRAP_RE if h.trap else None,
                 "errors": h.errors,
                 "trickle": sorted(h.trickle),
+                "robots_trickle": h.robots_trickle,
             }
             for h in web.hosts
         ],

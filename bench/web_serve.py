@@ -112,7 +112,13 @@ def nginx_config(site: dict, work: Path, log_name: str = "access.log") -> str:
             "        location = /_trap.html { internal; }",
         ]
         status = host["robots_status"]
-        if status not in (200, 404):
+        if host.get("robots_trickle"):
+            # A robots.txt that hangs: a byte a second, headers included.
+            lines.append(
+                "        location = /robots.txt { limit_rate 1; limit_rate_after 0; "
+                "sendfile off; output_buffers 1 1; }"
+            )
+        elif status not in (200, 404):
             lines.append(f"        location = /robots.txt {{ return {status}; }}")
         for path, (code, location, absolute) in host["redirects"].items():
             extra = "" if absolute else "absolute_redirect off; "

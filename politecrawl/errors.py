@@ -65,8 +65,8 @@ class FetchError(PolitecrawlError):
         """The server took the request and then broke the exchange (a reset connection, an
         answer that is not HTTP): some servers do that to a HEAD only (L2)."""
         self.cut_off = cut_off
-        """The response deadline passed while the body was still arriving (C7): the server
-        answers, only too slowly, so another attempt would hold its host as long again."""
+        """The response deadline passed while its headers or body were still arriving (C7): the
+        server answers, only too slowly, so another attempt would hold its host as long again."""
         super().__init__(f"{url}: {message}")
 
 

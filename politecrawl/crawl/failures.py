@@ -2,7 +2,7 @@
 schedule a bounded number of times, or recorded as failed [C7, P3, L2].
 
 ``Failures.no_answer`` takes a time-out or a refused connection (the server's trouble, and no
-response time; a body that trickled past the deadline is recorded cut off, not retried);
+response time; a response that trickled past the deadline is recorded cut off, not retried);
 ``Failures.failed_status`` a status worth retrying (429, 5xx) with its Retry-After.
 ``politeness.pace_after`` and ``politeness.url_retry_at`` decide the times.
 """
@@ -47,8 +47,8 @@ class Failures:
         check_method: str | None = None,
     ) -> VisitResult:
         """No response: a time-out or a refused connection is the server's trouble, and no
-        response time. A body cut off at the deadline while it was arriving is not retried:
-        each attempt would hold its host as long again (C7, P3). ``check_method``: the lease is
+        response time. A response cut off at the deadline while it was arriving is not
+        retried: each attempt would hold its host as long again (C7, P3). ``check_method``: the lease is
         a check (L2)."""
         return self._failed(
             lease,
