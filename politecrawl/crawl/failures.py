@@ -48,8 +48,8 @@ class Failures:
     ) -> VisitResult:
         """No response: a time-out or a refused connection is the server's trouble, and no
         response time. A response cut off at the deadline while it was arriving is not
-        retried: each attempt would hold its host as long again (C7, P3). ``check_method``: the lease is
-        a check (L2)."""
+        retried: each attempt would hold its host as long again (C7, P3). ``check_method``:
+        the lease is a check (L2)."""
         return self._failed(
             lease,
             str(error),
