@@ -63,12 +63,16 @@ def test_c7_a_request_whose_deadline_is_not_the_first_does_not_wake_the_thread()
     watchdog = _Watchdog()
     watchdog._condition = counting = _CountingCondition()
     sockets = [socket.socketpair() for _ in range(20)]
+    tokens = []
     try:
         start = time.monotonic()
-        for i, (sock, _) in enumerate(sockets):
-            watchdog.cancel(watchdog.watch(start + 60 + i, sock))
+        # None cancelled until the end: a cancelled first deadline may be dropped by the thread
+        # at any moment, and the next request's deadline is then rightly the new first one.
+        tokens = [watchdog.watch(start + 60 + i, sock) for i, (sock, _) in enumerate(sockets)]
         assert counting.notified == 1  # the first deadline only
     finally:
+        for token in tokens:
+            watchdog.cancel(token)
         for pair in sockets:
             for sock in pair:
                 sock.close()
