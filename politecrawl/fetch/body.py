@@ -68,9 +68,7 @@ def read_body(
         message = "the body does not decode as its Content-Encoding says"
         raise FetchError(message, url=url, temporary=True, host_trouble=False) from exc
     except (requests.RequestException, Urllib3Error, OSError, ValueError) as exc:
-        if received and time.monotonic() >= deadline:
-            raise too_slow(url, limits, arriving=_body_arriving(received)) from exc
-        raise failure(url, exc, deadline, limits) from exc
+        raise failure(url, exc, deadline, limits, arriving=_body_arriving(received)) from exc
     truncated = len(body) > cap
     del body[cap:]  # in place: a second copy of the body would double the memory bound
     return bytes(body), truncated

@@ -17,12 +17,15 @@ _INVALID_URL = (requests.exceptions.InvalidURL, requests.exceptions.MissingSchem
                 requests.exceptions.InvalidSchema, requests.exceptions.URLRequired)  # fmt: skip
 
 
-def failure(url: str, exc: BaseException, deadline: float, limits: FetchLimits) -> FetchError:
-    """Map an error to FetchError: only a URL that cannot be requested at all is permanent."""
+def failure(
+    url: str, exc: BaseException, deadline: float, limits: FetchLimits, *, arriving: str = ""
+) -> FetchError:
+    """Map an error to FetchError: only a URL that cannot be requested at all is permanent.
+    ``arriving``: what was still arriving, should the deadline have passed (``too_slow``)."""
     if isinstance(exc, _INVALID_URL):
         return FetchError(f"invalid URL: {_reason(exc)}", url=url, temporary=False)
     if time.monotonic() >= deadline:
-        return too_slow(url, limits)
+        return too_slow(url, limits, arriving=arriving)
     timed_out = True
     if isinstance(exc, requests.exceptions.ConnectTimeout):
         message = f"no connection within {limits.connect_timeout_seconds:g} s"
