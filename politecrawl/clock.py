@@ -6,6 +6,7 @@ back-off, leases and delays on ``politecrawl.testing.FakeClock`` exactly and wit
 
 from __future__ import annotations
 
+import threading
 import time
 from datetime import UTC, datetime
 from typing import Protocol
@@ -26,6 +27,10 @@ class Clock(Protocol):
         """Wait ``seconds`` (returns at once for zero or less)."""
         ...
 
+    def wait(self, event: threading.Event, seconds: float) -> bool:
+        """Wait ``seconds``, or less if ``event`` is set meanwhile; whether it is set."""
+        ...
+
 
 class SystemClock:
     """The machine's clock."""
@@ -42,3 +47,7 @@ class SystemClock:
         """``time.sleep`` for positive durations."""
         if seconds > 0:
             time.sleep(seconds)
+
+    def wait(self, event: threading.Event, seconds: float) -> bool:
+        """``event.wait(seconds)``."""
+        return event.wait(seconds) if seconds > 0 else event.is_set()

@@ -34,6 +34,12 @@ class FakeClock:
         """Advance by ``seconds`` at once instead of waiting."""
         self.advance(seconds)
 
+    def wait(self, event: threading.Event, seconds: float) -> bool:
+        """Whether ``event`` is set; when it is not, advance by ``seconds`` first."""
+        if not event.is_set():
+            self.advance(seconds)
+        return event.is_set()
+
     def advance(self, seconds: float) -> None:
         """Move time forward."""
         if seconds <= 0:

@@ -3,9 +3,11 @@
 ``Workers.run`` starts ``count`` threads on the shared frontier and yields, in the caller's
 thread, every page they complete (counting it in the run's ``CrawlSummary`` and calling the
 callbacks). A thread stops at the run's limits, when nothing is left (or only work deferred
-beyond the horizon, O6), or on ``stop``; its last lease is given back. A thread that fails
-stops the others, and ``run`` raises its error once every thread has ended: a database that
-failed as ``StoreError``, anything else (a bug) as it is.
+beyond the horizon, O6), or on ``stop``; its last lease is given back. When one thread ends
+for a reason that holds for all (nothing left, a limit), the others stop waiting at once rather
+than at their next poll. A thread that fails stops the others, and ``run`` raises its error
+once every thread has ended: a database that failed as ``StoreError``, anything else (a bug)
+as it is.
 """
 
 from __future__ import annotations
@@ -83,6 +85,9 @@ class Workers:
         self.callbacks = callbacks
         self.summary = CrawlSummary()
         self._stop = stop
+        self._ending = threading.Event()
+        """Set when the run is over for every thread of this process (nothing left, a limit):
+        waiting threads wake at once and end."""
         self._lock = threading.Lock()
         self._events: queue.Queue[object] = queue.Queue(maxsize=1000)
         self._threads: list[threading.Thread] = []
@@ -238,24 +243,29 @@ class Workers:
         second, so ``stop()`` is prompt; a ``FakeClock`` makes them instant); False when the
         run should end: nothing left, or only work deferred beyond the horizon (O6)."""
         if wait.until is None:
-            self.set_stop_reason("finished")
-            return False
+            return self._end("finished")
         seconds = (wait.until - self.clock.now()).total_seconds()
         if wait.reason == "deferred work" and seconds > self.limits.deferred_horizon_seconds:
-            self.set_stop_reason("only deferred work left")
-            return False
-        self.clock.sleep(min(max(seconds, 0.001), _POLL_SECONDS))
-        return True
+            return self._end("only deferred work left")
+        # A thread that ends the run wakes the others: a crawl's last page would otherwise be
+        # followed by up to a poll's wait (0.25 s) of threads that have nothing left to do.
+        return not self.clock.wait(self._ending, min(max(seconds, 0.001), _POLL_SECONDS))
+
+    def _end(self, reason: str) -> bool:
+        """End the run for every thread of this process, for ``reason``; False (for ``_wait``)."""
+        self.set_stop_reason(reason)
+        self._ending.set()
+        return False
 
     def _limit_reached(self, started: float) -> bool:
         limits = self.limits
         with self._lock:
             pages = self.summary.pages
         if limits.max_pages is not None and pages >= limits.max_pages:
-            self.set_stop_reason("max_pages")
+            self._end("max_pages")
             return True
         duration = limits.max_duration_seconds
         if duration is not None and self.clock.monotonic() - started >= duration:
-            self.set_stop_reason("max_duration")
+            self._end("max_duration")
             return True
         return False

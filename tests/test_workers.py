@@ -1,0 +1,58 @@
+"""The worker threads of one run: how they wait, and how the run's end reaches all of them."""
+
+from __future__ import annotations
+
+import queue
+import threading
+from datetime import timedelta
+
+from politecrawl.clock import SystemClock
+from politecrawl.crawl.workers import RunLimits, Workers
+from politecrawl.store import Wait
+from politecrawl.testing import FakeClock
+
+
+def _workers(clock: SystemClock | FakeClock) -> Workers:
+    """Workers whose frontier and visitor are never reached: only their waiting is tested."""
+    return Workers(
+        frontier=None,  # type: ignore[arg-type]
+        visitor=None,  # type: ignore[arg-type]
+        clock=clock,
+        count=2,
+        limits=RunLimits(max_pages=None, max_duration_seconds=None, deferred_horizon_seconds=60),
+        delay_seconds=0,
+        stop=threading.Event(),
+    )
+
+
+def test_a_thread_that_finds_nothing_left_ends_the_wait_of_the_others():
+    clock = SystemClock()
+    workers = _workers(clock)
+    in_flight = Wait(clock.now() + timedelta(hours=1), "requests in flight")
+    answers: queue.Queue[bool] = queue.Queue()
+    waiting = threading.Thread(target=lambda: answers.put(workers._wait(in_flight)))
+    waiting.start()
+    assert workers._wait(Wait(None, "nothing queued, leased or deferred")) is False
+    waiting.join(timeout=30)
+    # Ended (False), not told to ask the frontier again after a poll's sleep (True).
+    assert answers.get_nowait() is False
+    assert workers.summary.stopped_because == "finished"
+
+
+def test_a_wait_with_the_run_going_on_sleeps_and_asks_again():
+    clock = FakeClock()
+    workers = _workers(clock)
+    started = clock.monotonic()
+    assert workers._wait(Wait(clock.now() + timedelta(seconds=0.1), "politeness delay"))
+    assert clock.monotonic() - started == 0.1
+    assert workers.summary.stopped_because == ""
+
+
+def test_a_fake_clock_waits_on_an_event_without_moving_once_it_is_set():
+    clock = FakeClock()
+    event = threading.Event()
+    assert clock.wait(event, 2.0) is False
+    assert clock.monotonic() == 2.0
+    event.set()
+    assert clock.wait(event, 2.0) is True
+    assert clock.monotonic() == 2.0
