@@ -227,3 +227,25 @@ def test_m7_f4_m6_real_robots_files_nothing_either_reading_forbids_is_requested(
         assert web.url(key, path) in requested  # what both readings allow is fetched
     assert "strict: rfc9309" in status.stdout  # the report names the reading that forbade
     print("\nM7: draft alone would have fetched, strict did not:\n  " + "\n  ".join(draft_only))
+
+
+def test_a_command_hides_the_modules_it_imported_from_the_garbage_collector(tmp_path):
+    """What a command imports lives as long as its process: frozen, the collector's full passes
+    during a crawl and the interpreter's exit do not walk it."""
+    program = (
+        "import gc, sys\n"
+        "from politecrawl.cli.main import main\n"
+        "before = gc.get_freeze_count()\n"
+        "status = main(['db', 'upgrade', '--db', sys.argv[1]])\n"
+        "print(before, gc.get_freeze_count(), status)\n"
+    )
+    shown = subprocess.run(
+        [sys.executable, "-c", program, str(tmp_path / "crawl.db")],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
+    before, after, status = (int(word) for word in shown.stdout.splitlines()[-1].split())
+    assert (before, status) == (0, 0)
+    assert after > 10_000

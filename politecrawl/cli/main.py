@@ -8,6 +8,7 @@ into one line and exit status 2 here, in one place (B1). ``--debug`` shows the t
 from __future__ import annotations
 
 import argparse
+import gc
 import importlib
 import sys
 from collections.abc import Callable, Sequence
@@ -50,6 +51,11 @@ def _later(module: str, function: str) -> Callable[[argparse.Namespace], int]:
         command: Callable[[argparse.Namespace], int] = getattr(
             importlib.import_module(module), function
         )
+        if gc.get_freeze_count() == 0:
+            # The modules just imported (about 80,000 tracked objects) live as long as the process:
+            # out of the collector's sight, its full collections during a crawl no longer walk
+            # them, and the interpreter's exit no longer takes 0.15-0.3 s to tear them down.
+            gc.freeze()
         return command(args)
 
     return run
