@@ -30,6 +30,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from audit_log import read_log
+from installed import compile_politecrawl
 from web_serve import Nginx
 
 BIN = Path(sys.executable).parent
@@ -170,6 +171,7 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=None, help="politecrawl --workers")
     parser.add_argument("--processes", type=int, default=None, help="politecrawl --processes")
     args = parser.parse_args()
+    compile_politecrawl()
     work = Path(tempfile.mkdtemp(prefix="politecrawl-docsite-"))
     work.chmod(0o755)  # nginx's unprivileged workers must read the site
     try:

@@ -44,6 +44,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench.installed import compile_politecrawl  # noqa: E402
 from tests.site import build_site, serve  # noqa: E402
 from tests.site.audit import audit, url_of  # noqa: E402
 from tests.site.canonical import canonical, origin_of, path_of  # noqa: E402
@@ -201,6 +202,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", choices=("politecrawl", "linkchecker"), default=None)
     parser.add_argument("--details", action="store_true", help="list every finding")
     args = parser.parse_args(argv)
+    compile_politecrawl()
     site = build_site(crawl_delay_seconds=args.delay)
     tools = {"politecrawl": (run_politecrawl, "politecrawl")}
     tools["linkchecker"] = (run_linkchecker, "LinkChecker")

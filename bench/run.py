@@ -52,6 +52,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 from audit_log import Audit, audit, read_log  # noqa: E402
+from installed import compile_politecrawl  # noqa: E402
 from postgres_load import ServerLoad  # noqa: E402
 from web_gen import OUTSIDE_ADDRESS, canonical, generate, split_url  # noqa: E402
 from web_serve import NGINX, Nginx, free_port  # noqa: E402
@@ -614,6 +615,7 @@ def main(argv: list[str] | None = None) -> int:
     global PROFILE_GIL  # noqa: PLW0603 (one switch for profiled())
     args = parse_args(argv)
     PROFILE_GIL = args.profile_gil
+    compile_politecrawl()
     if not Path(NGINX).exists():
         print("run.py needs nginx: apt-get install -y nginx", file=sys.stderr)
         return 2
