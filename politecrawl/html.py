@@ -24,7 +24,6 @@ import re
 from dataclasses import dataclass, field
 
 import lxml.html
-from bs4.dammit import EncodingDetector
 from lxml import etree
 
 _HTML_TYPES = frozenset({"text/html", "application/xhtml+xml"})
@@ -35,6 +34,11 @@ _CHARSET = re.compile(r"""charset\s*=\s*["']?([^"';,\s]+)""", re.IGNORECASE)
 # As browsers do (WHATWG Encoding): these labels mean windows-1252, a superset.
 _WINDOWS_1252_ALIASES = frozenset({"iso-8859-1", "iso8859-1", "latin1", "latin-1", "us-ascii"})
 _BYTE_ORDER_MARKS = (codecs.BOM_UTF8, codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)
+# An encoding the page declares, found as BeautifulSoup's EncodingDetector finds it (the same
+# patterns, in the same first bytes); bs4 is not imported for two patterns: with soupsieve, its
+# import was 0.13 s of every crawl's start.
+_XML_DECLARED = re.compile(rb"""^\s*<\?.*encoding=['"](.*?)['"].*\?>""", re.IGNORECASE)
+_META_DECLARED = re.compile(rb"""<\s*meta[^>]+charset\s*=\s*["']?([^>]*?)[ /;'">]""", re.IGNORECASE)
 _LINK_ATTRIBUTE = {"a": "href", "area": "href", "frame": "src", "iframe": "src"}
 _TAG_NAMES = (*_LINK_ATTRIBUTE, "base", "link", "meta", "title")
 # L3: what a page loads, by element, and the <link> rels that load something.
@@ -253,7 +257,7 @@ def _encoding(body: bytes, content_type: str | None) -> str:
     charset = _charset(content_type)
     if charset is not None:
         return charset
-    declared = EncodingDetector.find_declared_encoding(body, is_html=True)
+    declared = _declared_encoding(body)
     if declared:
         known = _known_label(declared)
         if known is not None:
@@ -263,6 +267,17 @@ def _encoding(body: bytes, content_type: str | None) -> str:
     except UnicodeDecodeError:
         return "windows-1252"
     return "utf-8"
+
+
+def _declared_encoding(body: bytes) -> str | None:
+    """The encoding an XML declaration (in the first 1024 bytes) or a ``<meta charset>`` (in
+    the first 2048 bytes or twentieth of the body) names, lower case; None for none."""
+    found = _XML_DECLARED.search(body, 0, 1024) or _META_DECLARED.search(
+        body, 0, max(2048, len(body) // 20)
+    )
+    if found is None or not found.group(1):
+        return None
+    return found.group(1).decode("ascii", "replace").lower()
 
 
 def _known_label(label: str) -> str | None:

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import random
 from datetime import UTC, datetime
 
 import pytest
+from bs4.dammit import EncodingDetector
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from politecrawl.html import ParsedPage, RawLink, is_html, parse_html
+from politecrawl.html import ParsedPage, RawLink, _declared_encoding, is_html, parse_html
 from politecrawl.results import Page
 
 PAGE = b"""<!DOCTYPE html>
@@ -288,3 +290,25 @@ def test_l3_srcset_candidates_are_read_as_browsers_read_them(srcset, urls):
     page = parse_html(f'<img srcset="{srcset}">'.encode(), content_type="text/html", details=True)
     assert page is not None
     assert [resource.href for resource in page.resources] == urls
+
+
+def test_the_declared_encoding_is_found_where_and_as_beautifulsoup_finds_it():
+    """Our two patterns replace bs4's EncodingDetector (not imported for them): the same
+    answers on declarations as pages write them and on random mixes of their pieces."""
+    bodies = [
+        b'<?xml version="1.0" encoding="ISO-8859-2"?><html>',
+        b'<meta charset="windows-1251">',
+        b"<META http-equiv=Content-Type content='text/html; charset=koi8-r'>",
+        b"x" * 3000 + b"<meta charset=utf-8>",  # past the first 2048 bytes: not looked for
+        b"x" * 60_000 + b"<meta charset=utf-8>",  # within the first twentieth: found
+        b'<meta charset="">',
+        b"<html><head><meta  charset = shift_jis />",
+        b"<meta name=x>" * 10,
+    ]
+    pieces = [b"<", b">", b"meta", b" ", b"charset", b"=", b'"', b"'", b"utf-8", b"<?xml"]
+    pieces += [b"?>", b"encoding", b"/", b";", b"x", b"\n"]
+    rng = random.Random(9309)
+    bodies += [b"".join(rng.choice(pieces) for _ in range(rng.randint(0, 40))) for _ in range(5000)]
+    for body in bodies:
+        expected = EncodingDetector.find_declared_encoding(body, is_html=True)
+        assert _declared_encoding(body) == expected, body
