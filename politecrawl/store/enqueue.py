@@ -21,7 +21,6 @@ from politecrawl.store import statements as sql
 from politecrawl.store.frontier_types import AddResult, LinkOut
 from politecrawl.store.known_urls import KnownUrlKeys
 from politecrawl.store.link_sorting import (
-    NewUrl,
     SortedLinks,
     canonical_urls,
     new_urls,
@@ -78,7 +77,7 @@ class Enqueuer:
         found, invalid, repeated = canonical_urls(urls)
         added = self._insert_urls(
             connection,
-            new_urls(found),
+            found,
             now=now,
             depth=depth,
             priority=priority,
@@ -89,7 +88,7 @@ class Enqueuer:
     def _insert_urls(
         self,
         connection: Connection,
-        found: dict[bytes, NewUrl],
+        found: dict[bytes, str],
         *,
         now: datetime,
         depth: int,
@@ -99,11 +98,11 @@ class Enqueuer:
         kind: str = PAGE,
     ) -> int:
         known = self.known
-        found = {key: new for key, new in found.items() if key not in known}
-        if not found:
+        unknown = new_urls({key: url for key, url in found.items() if key not in known})
+        if not unknown:
             return 0
         ids = self.ids.for_origins(
-            connection, {new.origin: new.host for new in found.values()}, now
+            connection, {new.origin: new.host for new in unknown.values()}, now
         )
         discovered_at = sql.epoch(now)
         rows = [
@@ -122,11 +121,11 @@ class Enqueuer:
                 "redirect_hops": redirect_hops,
                 "kind": kind,
             }
-            for key, new in found.items()  # in the page's order: ids are the URLs' age
+            for key, new in unknown.items()  # in the page's order: ids are the URLs' age
         ]
         # ON CONFLICT DO NOTHING: a URL already known changes no row, so the count is the new.
         added = sql.insert_url.many(connection, rows)
-        known.met(found)  # inserted now, or there already
+        known.met(unknown)  # inserted now, or there already
         host_ids = sorted({host_id for _, host_id in ids.values()})
         sql.activate_host.many(connection, [{"host_id": host_id} for host_id in host_ids])
         return added
@@ -160,7 +159,7 @@ class Enqueuer:
         else:
             self._insert_urls(
                 connection,
-                new_urls(found),
+                found,
                 now=now,
                 depth=from_depth,
                 priority=0,
@@ -231,7 +230,7 @@ class Enqueuer:
             return
         self._insert_urls(
             connection,
-            new_urls({key: seed.url for key, seed in found.items()}),
+            {key: seed.url for key, seed in found.items()},
             now=now,
             depth=depth,
             priority=0,
@@ -267,7 +266,7 @@ class Enqueuer:
         listed = {url_key(page.url): page for page in reading.pages}
         self._insert_urls(
             connection,
-            new_urls({key: page.url for key, page in listed.items()}),
+            {key: page.url for key, page in listed.items()},
             now=now,
             depth=sitemap_depth + 1,
             priority=0,

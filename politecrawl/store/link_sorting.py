@@ -3,7 +3,8 @@
 ``sort_links`` turns a page's links (any form) into ``SortedLinks``: the URLs to queue as
 pages, the resources to queue as checks (L3), a row for every link target (for reports, L1)
 and the fragments linked to (L4); ``canonical_urls`` does the same for a batch of URLs to add.
-Pure, no database: the enqueuer's transaction then does the SQL alone.
+Pure, no database: the enqueuer's transaction then does the SQL, and ``new_urls`` for the few
+URLs it does not know already (a site's menu names the same pages on every page).
 """
 
 from __future__ import annotations
@@ -41,11 +42,11 @@ class SortedLinks:
     """A page's links made ready for its transaction (canonical, keyed, sorted out), so that
     the work done while the database is locked is the SQL alone."""
 
-    followable: dict[bytes, NewUrl]
-    """The URLs to queue, by key, in the page's order."""
+    followable: dict[bytes, str]
+    """The URLs to queue (canonical), by key, in the page's order."""
     recorded: dict[bytes, LinkRow]
     """Every link target by key: the rows for reports."""
-    resources: dict[bytes, NewUrl] = dataclasses.field(default_factory=dict)
+    resources: dict[bytes, str] = dataclasses.field(default_factory=dict)
     """Resources to queue as checks (L3)."""
     fragments: tuple[tuple[bytes, str, int | None], ...] = ()
     """``(target key, fragment, line)`` for each fragment linked to (L4)."""
@@ -86,9 +87,9 @@ def sort_links(
         else:
             followable[key] = canonical
     return SortedLinks(
-        new_urls(followable),
+        followable,
         recorded,
-        new_urls({key: url for key, url in resources.items() if key not in followable}),
+        {key: url for key, url in resources.items() if key not in followable},
         tuple(fragments),
     )
 
