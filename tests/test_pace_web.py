@@ -67,6 +67,35 @@ def test_p3_c7_a_page_that_stalls_is_retried_on_its_own_schedule_while_its_host_
     assert all(pages[path.lstrip("/")].status == 200 for path in HEALTHY)
 
 
+def test_p3_c7_failing_pages_are_retried_behind_their_hosts_healthy_ones_a_time_out_fewer_times(
+    tmp_path,
+):
+    # Both fail every time. The 500 costs its host a moment an attempt and gets max_retries (3);
+    # the silent one holds the host's one request in flight for a whole time-out each attempt,
+    # with the host's other pages waiting, and gets max_timeout_retries (1 by default). Their
+    # retries are due long before the host (0.2 s against its back-off of 2 s and more), and
+    # still the host takes its healthy pages first: tried back to back, the failing pages had
+    # kept them waiting for a minute, the host's back-off doubling with each failure.
+    pages = {
+        "/": Page(html_page("home", ["/silent.html", "/broken.html", *HEALTHY])),
+        "/silent.html": Page(html_page("silent"), delay_seconds=8.0),
+        "/broken.html": Page(html_page("broken"), status=500),
+        **{path: Page(html_page(path)) for path in HEALTHY},
+    }
+    site = Site(0, (OriginSpec("slow", "127.0.0.21", pages),), 0.0)
+    paths, found = crawl_paths(site, tmp_path, max_retries=3, retry_backoff_seconds=0.2)
+    assert paths.count("/silent.html") == 2  # the first attempt and its one retry
+    assert paths.count("/broken.html") == 4  # the first attempt and three retries
+    first_retry = min(
+        [i for i, path in enumerate(paths) if path == "/silent.html"][1],
+        [i for i, path in enumerate(paths) if path == "/broken.html"][1],
+    )
+    assert max(paths.index(path) for path in HEALTHY) < first_retry
+    assert "response took longer than 1 s" in (found["silent.html"].error or "")
+    assert found["broken.html"].status == 500
+    assert all(found[path.lstrip("/")].status == 200 for path in HEALTHY)
+
+
 def test_p3_c7_a_body_that_trickles_past_the_deadline_is_cut_off_and_not_retried(tmp_path):
     # 40 bytes spread over 8 s: a few arrive before the 1 s deadline. The server answers, only
     # too slowly; each attempt would hold the host another second (30 s by default), so the

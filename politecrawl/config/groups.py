@@ -161,6 +161,9 @@ class FetchingSettings:
     """Bytes of a body kept after decompression; the rest is cut off and recorded (C7)."""
     max_retries: int = field(default=3, metadata=_COUNT_OR_ZERO)
     """Retries of a page after a temporary failure, with back-off (C7, P3)."""
+    max_timeout_retries: int = field(default=1, metadata=_COUNT_OR_ZERO)
+    """Of those, the most a page gets once it has timed out: each such attempt holds its host's
+    one request in flight for a whole time-out, with the host's other pages waiting (P1, P3)."""
     max_redirects: int = field(default=10, metadata=_COUNT_OR_ZERO)
     """Redirect hops followed from one URL (C4)."""
     honour_rel_nofollow: bool = True

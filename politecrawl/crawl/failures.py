@@ -2,7 +2,8 @@
 schedule a bounded number of times, or recorded as failed [C7, P3, L2].
 
 ``Failures.no_answer`` takes a time-out or a refused connection (the server's trouble, and no
-response time; a response that trickled past the deadline is recorded cut off, not retried);
+response time; a response that trickled past the deadline is recorded cut off, not retried, and
+one that timed out is retried fewer times: ``max_timeout_retries``);
 ``Failures.failed_status`` a status worth retrying (429, 5xx) with its Retry-After.
 ``politeness.pace_after`` and ``politeness.url_retry_at`` decide the times.
 """
@@ -32,10 +33,20 @@ RETRY_STATUSES = frozenset((429, 500, 502, 503, 504))
 class Failures:
     """Turns a failed request into the lease's end; shared by a crawl's worker threads."""
 
-    def __init__(self, politeness: PolitenessSettings, clock: Clock, *, max_retries: int) -> None:
+    def __init__(
+        self,
+        politeness: PolitenessSettings,
+        clock: Clock,
+        *,
+        max_retries: int,
+        max_timeout_retries: int | None = None,
+    ) -> None:
         self.politeness = politeness
         self.clock = clock
         self.max_retries = max_retries
+        self.max_timeout_retries = (
+            max_retries if max_timeout_retries is None else min(max_retries, max_timeout_retries)
+        )
 
     def no_answer(
         self,
@@ -48,8 +59,9 @@ class Failures:
     ) -> VisitResult:
         """No response: a time-out or a refused connection is the server's trouble, and no
         response time. A response cut off at the deadline while it was arriving is not
-        retried: each attempt would hold its host as long again (C7, P3). ``check_method``:
-        the lease is a check (L2)."""
+        retried, and one that timed out at most ``max_timeout_retries`` times: each attempt
+        would hold its host as long again (C7, P3). ``check_method``: the lease is a check
+        (L2)."""
         return self._failed(
             lease,
             str(error),
@@ -57,6 +69,7 @@ class Failures:
             started=started,
             robots_delay=robots_delay,
             temporary=error.temporary and not error.cut_off,
+            max_retries=self.max_timeout_retries if error.timed_out else self.max_retries,
             failure="host" if error.host_trouble else "page",
             kind=CHECK if check_method else None,
             check_method=check_method,
@@ -79,6 +92,7 @@ class Failures:
             started=started,
             robots_delay=robots_delay,
             temporary=True,
+            max_retries=self.max_retries,
             failure=failure_of_status(result.status),
             retry_after=result.retry_after_seconds(self.clock.now()),
             kind=CHECK if check_method else None,
@@ -94,14 +108,15 @@ class Failures:
         started: datetime,
         robots_delay: float,
         temporary: bool,
+        max_retries: int,
         failure: Failure,
         retry_after: float | None = None,
         kind: str | None = None,
         check_method: str | None = None,
     ) -> VisitResult:
         """C7, P3: the host's pace reacts to the failure (``pace_after``), and a temporary
-        failure is retried on the URL's own schedule (``url_retry_at``) a bounded number of
-        times, while the host goes on with its other URLs."""
+        failure is retried on the URL's own schedule (``url_retry_at``) until it has been
+        tried ``max_retries`` times more, while the host goes on with its other URLs."""
         finished = self.clock.now()
         response_seconds = result.elapsed_seconds if result is not None else None
         pace = pace_after(
@@ -115,7 +130,7 @@ class Failures:
         )
         status = result.status if result is not None else None
         retry_at = None
-        if temporary and lease.attempts + 1 <= self.max_retries:
+        if temporary and lease.attempts + 1 <= max_retries:
             retry_at = url_retry_at(
                 self.politeness,
                 finished_at=finished,

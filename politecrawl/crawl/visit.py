@@ -106,7 +106,13 @@ class Visitor:
         self.clock = clock
         self.archive = archive
         self.politeness = config.politeness
-        self.failures = Failures(self.politeness, clock, max_retries=config.fetching.max_retries)
+        fetching = config.fetching
+        self.failures = Failures(
+            self.politeness,
+            clock,
+            max_retries=fetching.max_retries,
+            max_timeout_retries=fetching.max_timeout_retries,
+        )
         self.robots = RobotsVisits(
             gate,
             frontier=frontier,

@@ -35,7 +35,12 @@ def failed(
     check_method: str | None = None,
 ) -> LeaseEnd:
     """A failed attempt: retried at ``retry_at`` (deferred), or final when it is None.
-    ``kind`` as for ``excluded``; ``check_method``: how a check asked (L2)."""
+    ``kind`` as for ``excluded``; ``check_method``: how a check asked (L2).
+
+    A URL to retry goes behind the fresh URLs of its depth (its priority becomes its number of
+    attempts): its retry comes when due, but a due host takes its other pages first, so the
+    failing URLs of a host are not tried back to back, each failure lengthening the host's
+    back-off, while its healthy pages wait (P3)."""
     values: dict[str, Any] = {
         "status": status,
         "error": error,
@@ -49,7 +54,9 @@ def failed(
     if retry_at is None:
         values["state"] = FAILED
     else:
-        values.update(state=DEFERRED, next_attempt_at=retry_at, reason="retry")
+        values.update(
+            state=DEFERRED, next_attempt_at=retry_at, reason="retry", priority=lease.attempts + 1
+        )
     return LeaseEnd(lease, values, next_fetch_at, host_pace, host_delay_seconds)
 
 
