@@ -565,7 +565,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     option("--faults", action="store_true", help="a page that always answers 500 on every "
            "third host, a host asking for Request-rate (what real sites have)")  # fmt: skip
     option("--trickle", action="store_true",
-           help="a page and a robots.txt sent at one byte a second")  # fmt: skip
+           help="a page and a robots.txt sent at one byte a second, a page that "
+           "never answers")  # fmt: skip
     option("--workers", type=int, default=4, help="politecrawl threads per process")
     option("--procs", type=int, default=1, help="politecrawl commands on one database")
     option("--processes", type=int, default=1, help="politecrawl run --processes N")
@@ -651,7 +652,7 @@ def compare(args: argparse.Namespace, work: Path) -> None:
         f"H={args.hosts} P={args.pages} delay={args.delay:g}s depth={MAX_DEPTH} "
         f"seed={args.seed}: {len(truth['must']):,} URLs to fetch, {len(truth['never']):,} "
         f"never (+ trap, outside){'; faults' if args.faults else ''}"
-        f"{'; a trickling page and robots.txt' if args.trickle else ''}; "
+        f"{'; a trickling page and robots.txt, a hanging page' if args.trickle else ''}; "
         f"politecrawl --workers {args.workers} "
         f"--procs {args.procs} --processes {args.processes}"
         f"{' --kill-resume' if args.kill_resume else ''}; Scrapy CONCURRENT_REQUESTS="

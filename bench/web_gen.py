@@ -23,9 +23,10 @@ With ``faults`` (what real sites have, issue 12): every third host has a page th
 answers 500 (``/error/e1.html``, linked from its home page), and the first ``named`` host asks
 for a ``Request-rate`` slower than the crawl's delay. With ``trickle``: the sixth host (robots.txt
 404) has a page whose body nginx sends one byte a second (``/slow/trickle.html``), which every
-crawler must cut off; and the robots.txt of the fourth (500 without ``trickle``) hangs: nginx
-sends it one byte a second, so no crawler reads it within a time-out, and its origin stays
-unreachable (O6) exactly as with the 500.
+crawler must cut off, and a page that hangs (``/slow/hang.html``: nginx passes the request to a
+socket that never answers), which every crawler must time out; and the robots.txt of the fourth
+(500 without ``trickle``) hangs: nginx sends it one byte a second, so no crawler reads it within
+a time-out, and its origin stays unreachable (O6) exactly as with the 500.
 
 The robots records name both robots (``politecrawl`` and the Scrapy spider's ``scrapybench``) in
 one record, or neither (``*``), so the truth is the same for both crawlers. Semantics are the
@@ -98,6 +99,7 @@ class Host:
     trap: bool = True
     errors: dict[str, int] = field(default_factory=dict)  # path -> status, always (nginx return)
     trickle: set[str] = field(default_factory=set)  # paths sent at one byte a second
+    hang: set[str] = field(default_factory=set)  # paths never answered (a silent server)
     # robots.txt sent at one byte a second (a robots.txt that hangs): never read in time, so
     # unreachable (O6), as robots_status (500) tells the truth; served as a file, not a 500
     robots_trickle: bool = False
@@ -275,6 +277,8 @@ def build_web(  # noqa: PLR0915 (one description, read top to bottom)
             host.trickle.add("/slow/trickle.html")
             home.append(Link("slow/trickle.html"))
             host.pages["/slow/trickle.html"] = Page("A page sent a byte a second", [], words=words)
+            host.hang.add("/slow/hang.html")
+            home.append(Link("slow/hang.html"))
         host.pages["/"] = Page(f"Host {address}", home, words=words // 2)
         host.pages["/about.html"] = Page(
             "About",
@@ -625,8 +629,8 @@ def answer(web: Web, url: str) -> Answer:
         return Answer(status, location=urljoin(url, location))
     if path in host.errors:
         return Answer(host.errors[path])
-    if path in host.trickle:
-        return Answer(0)  # cut off: no page, no links; retried
+    if path in host.trickle or path in host.hang:
+        return Answer(0)  # cut off or timed out: no page, no links
     if path in host.pages:
         return Answer(200, host.pages[path])
     if host.trap and re.fullmatch(TRAP_RE, path):
@@ -804,6 +808,7 @@ def write_web(web: Web, directory: Path) -> None:
                 "trap": TRAP_RE if h.trap else None,
                 "errors": h.errors,
                 "trickle": sorted(h.trickle),
+                "hang": sorted(h.hang),
                 "robots_trickle": h.robots_trickle,
             }
             for h in web.hosts

@@ -65,8 +65,11 @@ def _quote(text: str) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
-def nginx_config(site: dict, work: Path, log_name: str = "access.log") -> str:
-    """The whole nginx.conf for a site description (``site.json``)."""
+def nginx_config(
+    site: dict, work: Path, log_name: str = "access.log", *, silent_port: int | None = None
+) -> str:
+    """The whole nginx.conf for a site description (``site.json``); ``silent_port``: a port on
+    127.0.0.1 that takes connections and never answers, for the pages that hang."""
     lines = [
         "worker_processes 1;",
         "daemon off;",
@@ -136,6 +139,12 @@ def nginx_config(site: dict, work: Path, log_name: str = "access.log") -> str:
                 f"        location = {path} {{ limit_rate 1; limit_rate_after 0; "
                 "sendfile off; output_buffers 1 1; }"
             )
+        for path in host.get("hang", []):
+            # Passed to a socket that never answers: the client hears nothing until it gives up.
+            lines.append(
+                f"        location = {path} {{ proxy_pass http://127.0.0.1:{silent_port}; "
+                "proxy_read_timeout 300s; }"
+            )
         if host["trap"]:
             lines.append(f"        location ~ ^{host['trap']}$ {{ try_files /_trap.html =404; }}")
         lines.append("    }")
@@ -153,13 +162,25 @@ class Nginx:
         self.log_path = self.work / log_name
         self.log_name = log_name
         self.process: subprocess.Popen[bytes] | None = None
+        self._silent: socket.socket | None = None
 
     def start(self) -> None:
         self.work.mkdir(parents=True, exist_ok=True)
         if self.log_path.exists():
             self.log_path.unlink()
+        silent_port = None
+        if any(host.get("hang") for host in self.site["hosts"]):
+            # Listening, never accepting: the kernel completes the handshake and keeps the
+            # request, and nothing ever answers it (a server that hangs).
+            self._silent = socket.socket()
+            self._silent.bind(("127.0.0.1", 0))
+            self._silent.listen(128)
+            silent_port = self._silent.getsockname()[1]
         config = self.work / "nginx.conf"
-        config.write_text(nginx_config(self.site, self.work, self.log_name), encoding="utf-8")
+        config.write_text(
+            nginx_config(self.site, self.work, self.log_name, silent_port=silent_port),
+            encoding="utf-8",
+        )
         self.process = subprocess.Popen(
             [NGINX, "-c", str(config), "-p", str(self.work)],
             stdout=subprocess.DEVNULL,
@@ -191,6 +212,9 @@ class Nginx:
                 os.kill(self.process.pid, signal.SIGKILL)
                 self.process.wait()
         self.process = None
+        if self._silent is not None:
+            self._silent.close()
+            self._silent = None
 
     def __enter__(self) -> Nginx:
         self.start()
