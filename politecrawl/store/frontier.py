@@ -3,7 +3,8 @@
 Hosts are the unit of scheduling: a claim picks a host that is due (its next start time has
 come and it has fewer requests in flight than allowed; of the first due, the one waiting longest
 since its last request), then that host's best queued URL through
-the index on (host, state, depth, priority, id), so the URL table is never scanned. The host's
+the index on (host, state, depth, priority, id), so the URL table is never scanned (a URL to
+retry, whose priority is its attempts, only when the host has no other: P3). The host's
 next start time is set at claim time, so a killed worker still leaves the host its politeness
 window (P1-P2); the end of the lease sets it again from the finished request. A lease ends
 with a ``Completion`` (a response, with its links, listing or check) or a ``LeaseEnd``

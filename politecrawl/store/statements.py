@@ -101,13 +101,26 @@ RETURN_EMPTY_SLOT_SQL = (
     .values(in_flight=hosts.c.in_flight - 1, active=False)
 )
 
-_BEST_QUEUED_URL = (
-    select(urls.c.id)
-    .where(urls.c.host_id == bindparam("for_host"), urls.c.state == QUEUED)
-    .order_by(urls.c.depth, urls.c.priority, urls.c.id)
-    .limit(1)
-    .scalar_subquery()
-)
+
+def _best_queued_url(*, fresh: bool) -> Any:
+    """The host's first queued URL, breadth first (depth, priority, age); ``fresh``: of those
+    not waiting to be retried (a retry's priority is its number of attempts, above 0)."""
+    where = [urls.c.host_id == bindparam("for_host"), urls.c.state == QUEUED]
+    if fresh:
+        where.append(urls.c.priority <= 0)
+    return (
+        select(urls.c.id)
+        .where(*where)
+        .order_by(urls.c.depth, urls.c.priority, urls.c.id)
+        .limit(1)
+        .scalar_subquery()
+    )
+
+
+# P3: a URL to retry comes after every fresh URL of its host, whatever their depth: its retry
+# never holds up the host's other URLs (a time-out holds the host for the whole deadline). Both
+# look-ups walk ix_urls_claim in order; COALESCE asks the second only when the first finds none.
+_BEST_QUEUED_URL = func.coalesce(_best_queued_url(fresh=True), _best_queued_url(fresh=False))
 
 # Written out: SQLAlchemy renders SQLite's RETURNING columns without their table, which would
 # bind both sides of a correlated subquery to the alias.

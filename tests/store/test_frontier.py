@@ -236,6 +236,21 @@ def test_fail_with_retry_then_final(frontier, database):
     assert tuple(row) == ("failed", 2, 503, "503 Service Unavailable")
 
 
+def test_p3_a_url_to_retry_comes_after_every_fresh_url_of_its_host(frontier):
+    frontier.add(["http://a.example/fails"], now=T0, depth=1)
+    failing = claim(frontier, 0)
+    frontier.fail(failing, "HTTP 500", status=500, now=at(0), next_fetch_at=at(1), retry_at=at(1))
+    frontier.add(["http://a.example/deep", "http://a.example/deeper"], now=at(0), depth=2)
+    frontier.wake_deferred(now=at(2))
+    order = []
+    for step in range(3):
+        lease = claim(frontier, 2 + step * 2)
+        order.append((lease.url.rsplit("/", 1)[1], lease.attempts))
+        done(frontier, lease, 2 + step * 2)
+    # Its retry was due first and its depth is the smallest, and still it waits for the rest.
+    assert order == [("deep", 0), ("deeper", 0), ("fails", 1)]
+
+
 def test_exclude_keeps_the_reason_as_data(frontier, database):
     frontier.add(["http://a.example/private"], now=T0)
     lease = claim(frontier, 0)

@@ -26,8 +26,9 @@ URLS = UrlRecord.__table__.c
 DEFERRED_INDEX = "ix_urls_deferred_until"
 
 
-def generic_plan(connection, statement) -> str:
-    """EXPLAIN of ``statement`` prepared and planned without its parameters' values."""
+def generic_plan(connection, statement, given: dict | None = None) -> str:
+    """EXPLAIN of ``statement`` prepared and planned without its parameters' values (``given``:
+    those of parameters it does not bind itself)."""
     compiled = statement.compile(
         dialect=postgresql.psycopg.dialect(), compile_kwargs={"render_postcompile": True}
     )
@@ -38,7 +39,7 @@ def generic_plan(connection, statement) -> str:
         return f"${len(names)}"
 
     sql = re.sub(r"%\((\w+)\)s", positional, compiled.string)
-    values = [compiled.params[name] for name in names]
+    values = [(given or {}).get(name, compiled.params[name]) for name in names]
     values = [value.timestamp() if isinstance(value, datetime) else value for value in values]
     connection.execute(text("SET plan_cache_mode = force_generic_plan"))
     connection.exec_driver_sql(f"PREPARE housekeeping AS {sql}")
@@ -97,3 +98,14 @@ def test_c5_a_bound_state_would_not_read_the_partial_index(crowded):
     with crowded.engine.connect() as connection:
         plan = generic_plan(connection, bound)
     assert "ix_urls_lease_expiry" not in plan, plan
+
+
+def test_p3_a_claim_finds_its_url_through_the_claim_index_with_retries_put_last(crowded):
+    """The claim's two look-ups (a fresh URL, else one to retry) both walk ix_urls_claim."""
+    from politecrawl.store.statements import LEASE_BEST_URL_SQL
+
+    given = {"for_host": 1, "owner": "w1", "expires_at": NOW}
+    with crowded.engine.connect() as connection:
+        plan = generic_plan(connection, LEASE_BEST_URL_SQL, given)
+    assert plan.count("ix_urls_claim") >= 2, plan
+    assert "Seq Scan on urls" not in plan, plan
