@@ -124,3 +124,26 @@ def test_p3_a_crawl_ends_after_its_last_request_not_after_the_back_off_of_a_fail
     ended = clock.monotonic()
     assert asked_at[-1] - start > 5  # the retries waited (2 s, then 4 s, at least)
     assert ended - asked_at[-1] < 1.0  # and nothing was waited for after the last request
+
+
+def test_c1_p3_a_page_retried_after_its_hosts_budget_is_spent_is_still_retried(tmp_path):
+    # max_pages_per_host counts a page once: its retry, which waits until the host has no
+    # fresh page left (P3), is not refused as a page beyond the limit.
+    links = "".join(f'<a href="/p{i}">{i}</a>' for i in range(6))
+    fetcher = ScriptedFetcher(
+        {
+            f"{SITE}/": Answer(200, f'<a href="/flaky">f</a>{links}'),
+            f"{SITE}/flaky": [Answer(503), Answer(200, "<title>back</title>")],
+            **{f"{SITE}/p{i}": Answer(200, "<title>p</title>") for i in range(6)},
+        }
+    )
+    config = CrawlConfig(
+        database=str(tmp_path / "c.db"), delay_seconds=1.0, workers=1, max_pages_per_host=5
+    )
+    with Crawler(config, fetcher=fetcher, clock=FakeClock()) as crawler:
+        crawler.add_seeds([f"{SITE}/"])
+        pages = {page.url: page for page in crawler.crawl()}
+    assert fetcher.requests.count(f"{SITE}/flaky") == 2
+    assert pages[f"{SITE}/flaky"].status == 200
+    # the home page, the flaky one and three others: five pages, the limit
+    assert len({url for url in fetcher.requests if "/p" in url}) == 3

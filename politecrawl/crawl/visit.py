@@ -176,8 +176,12 @@ class Visitor:
             if self._checked_lately(lease, now):
                 return VisitResult(end=Frontier.kept(lease, reason="check-fresh"))
             return self._check(lease, robots_delay, becomes)
-        if lease.kind != SITEMAP and not self._pages.take(
-            lease.host, self.config.scope.max_pages_per_host
+        # A retry's first attempt took its place in the host's budget: a retry comes only once
+        # its host has no fresh page left (P3), when the fresh pages may have used the rest.
+        if (
+            lease.kind != SITEMAP
+            and lease.attempts == 0
+            and not self._pages.take(lease.host, self.config.scope.max_pages_per_host)
         ):
             detail = {
                 "rule": f"more than {self.config.scope.max_pages_per_host} pages on this host"
