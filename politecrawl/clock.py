@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Protocol
 
 
 class Clock(Protocol):
-    """Aware UTC wall time, a monotonic counter, and a way to wait."""
+    """Aware UTC wall time, a monotonic counter, and a way to wait (and, optionally, a way to
+    wait that an event cuts short: ``wait(event, seconds)``, see ``wait_for_event``)."""
 
     def now(self) -> datetime:
         """The current time, aware, in UTC."""
@@ -27,9 +29,17 @@ class Clock(Protocol):
         """Wait ``seconds`` (returns at once for zero or less)."""
         ...
 
-    def wait(self, event: threading.Event, seconds: float) -> bool:
-        """Wait ``seconds``, or less if ``event`` is set meanwhile; whether it is set."""
-        ...
+
+def wait_for_event(clock: Clock, event: threading.Event, seconds: float) -> bool:
+    """Wait ``seconds`` on ``clock``, or less if ``event`` is set meanwhile; whether it is set.
+
+    Through the clock's own ``wait(event, seconds)`` when it has one (``SystemClock``,
+    ``FakeClock``); a clock with only ``sleep`` sleeps the whole time."""
+    own: Callable[[threading.Event, float], bool] | None = getattr(clock, "wait", None)
+    if own is not None:
+        return own(event, seconds)
+    clock.sleep(seconds)
+    return event.is_set()
 
 
 class SystemClock:

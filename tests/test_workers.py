@@ -6,7 +6,7 @@ import queue
 import threading
 from datetime import timedelta
 
-from politecrawl.clock import SystemClock
+from politecrawl.clock import SystemClock, wait_for_event
 from politecrawl.crawl.workers import RunLimits, Workers
 from politecrawl.store import Wait
 from politecrawl.testing import FakeClock
@@ -56,3 +56,29 @@ def test_a_fake_clock_waits_on_an_event_without_moving_once_it_is_set():
     event.set()
     assert clock.wait(event, 2.0) is True
     assert clock.monotonic() == 2.0
+
+
+class _SleepOnlyClock:
+    """A user's clock from before ``Clock.wait``: now, monotonic and sleep only."""
+
+    def __init__(self) -> None:
+        self.inner = FakeClock()
+
+    def now(self):  # type: ignore[no-untyped-def]
+        return self.inner.now()
+
+    def monotonic(self) -> float:
+        return self.inner.monotonic()
+
+    def sleep(self, seconds: float) -> None:
+        self.inner.sleep(seconds)
+
+
+def test_a_clock_with_only_sleep_still_drives_the_workers_waits():
+    clock = _SleepOnlyClock()
+    event = threading.Event()
+    assert wait_for_event(clock, event, 0.5) is False
+    assert clock.monotonic() == 0.5
+    workers = _workers(clock)  # type: ignore[arg-type]
+    assert workers._wait(Wait(clock.now() + timedelta(seconds=0.1), "politeness delay"))
+    assert workers._wait(Wait(None, "nothing queued, leased or deferred")) is False

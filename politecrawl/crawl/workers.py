@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import TYPE_CHECKING
 
+from politecrawl.clock import wait_for_event
 from politecrawl.errors import StoreError
 from politecrawl.results import CrawlSummary, Excluded, Page
 from politecrawl.store import Frontier, Lease, Wait, is_database_error, worker_id
@@ -249,7 +250,7 @@ class Workers:
             return self._end("only deferred work left")
         # A thread that ends the run wakes the others: a crawl's last page would otherwise be
         # followed by up to a poll's wait (0.25 s) of threads that have nothing left to do.
-        return not self.clock.wait(self._ending, min(max(seconds, 0.001), _POLL_SECONDS))
+        return not wait_for_event(self.clock, self._ending, min(max(seconds, 0.001), _POLL_SECONDS))
 
     def _end(self, reason: str) -> bool:
         """End the run for every thread of this process, for ``reason``; False (for ``_wait``)."""
