@@ -2,6 +2,6 @@
 
 import sys
 
-from politecrawl.cli import main
+from politecrawl.cli import console
 
-sys.exit(main())
+sys.exit(console())

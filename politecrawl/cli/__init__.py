@@ -8,6 +8,6 @@ explain) and ``demo``. One line and exit status 2 for a user's mistake; ``--debu
 traceback.
 """
 
-from politecrawl.cli.main import main
+from politecrawl.cli.main import console, main
 
-__all__ = ["main"]
+__all__ = ["console", "main"]

@@ -51,7 +51,7 @@ def _later(module: str, function: str) -> Callable[[argparse.Namespace], int]:
         command: Callable[[argparse.Namespace], int] = getattr(
             importlib.import_module(module), function
         )
-        if gc.get_freeze_count() == 0:
+        if getattr(args, "freeze_imports", False):
             # The modules just imported (about 80,000 tracked objects) live as long as the process:
             # out of the collector's sight, its full collections during a crawl no longer walk
             # them, and the interpreter's exit no longer takes 0.15-0.3 s to tear them down.
@@ -148,10 +148,13 @@ def _add_inspect_commands(commands: Any) -> None:
     upgrade.set_defaults(run=_later(inspect, "db_upgrade_command"))
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; returns the exit status."""
+def main(argv: Sequence[str] | None = None, *, freeze_imports: bool = False) -> int:
+    """Run the command line; returns the exit status. ``freeze_imports``: the process is the
+    command's own (``console``), so what the command imports is frozen out of the garbage
+    collector; not for a caller that goes on after the command (its heap would be frozen)."""
     parser = build_parser()
     args = parser.parse_args(argv)
+    args.freeze_imports = freeze_imports
     try:
         status: int = args.run(args)
     except UserInputError as error:
@@ -167,5 +170,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     return status
 
 
+def console() -> int:
+    """The ``politecrawl`` command (and ``python -m politecrawl``): ``main`` in a process of
+    its own."""
+    return main(freeze_imports=True)
+
+
 if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())
+    sys.exit(console())
