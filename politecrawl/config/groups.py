@@ -112,7 +112,8 @@ class PolitenessSettings:
     max_backoff_seconds: float = field(default=600.0, metadata=_SECONDS)
     """The longest delay after consecutive failures of a host (exponential back-off, P3)."""
     retry_backoff_seconds: float = field(default=2.0, metadata=_SECONDS)
-    """A failing page is retried this long after its failure, doubling per attempt (P3, C7)."""
+    """A failing page is retried no sooner than this after its failure, doubling per attempt,
+    and once its host has no fresh page left (P3, C7)."""
     max_in_flight_per_host: int = field(default=1, metadata=_COUNT)
     """Requests in flight per host, across all workers and processes (P1)."""
 
@@ -162,8 +163,9 @@ class FetchingSettings:
     max_retries: int = field(default=3, metadata=_COUNT_OR_ZERO)
     """Retries of a page after a temporary failure, with back-off (C7, P3)."""
     max_timeout_retries: int = field(default=1, metadata=_COUNT_OR_ZERO)
-    """Of those, the most a page gets once it has timed out: each such attempt holds its host's
-    one request in flight for a whole time-out, with the host's other pages waiting (P1, P3)."""
+    """A page that timed out is retried only while it has failed fewer times than this (failures
+    of any kind count; never beyond ``max_retries``): each attempt that times out holds its
+    host's one request in flight for a whole time-out, its other pages waiting (P1, P3)."""
     max_redirects: int = field(default=10, metadata=_COUNT_OR_ZERO)
     """Redirect hops followed from one URL (C4)."""
     honour_rel_nofollow: bool = True

@@ -106,7 +106,9 @@ class Frontier:
         priority: int = 0,
         discovered_from: int | None = None,
     ) -> AddResult:
-        """Canonicalise, de-duplicate and queue URLs (C2), in one transaction."""
+        """Canonicalise, de-duplicate and queue URLs (C2), in one transaction. ``priority``:
+        lower first within a depth; above 0 is how a URL to retry waits (after every other URL
+        of its host, whatever its depth)."""
         batch = list(urls)  # read once: the transaction may run again
         return self._write(
             lambda connection: self._enqueuer.add(

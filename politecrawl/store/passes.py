@@ -119,7 +119,9 @@ def _start_pass_in(connection: Connection, now: datetime, max_age: timedelta | N
         )
     )
     connection.execute(
-        update(_urls).where(_urls.c.state == QUEUED, changed_last_time).values(priority=-1)
+        update(_urls)
+        .where(_urls.c.state == QUEUED, _urls.c.priority <= 0, changed_last_time)
+        .values(priority=-1)
     )
     connection.execute(update(_urls).values(pass_number=number))
     connection.execute(update(_hosts).values(active=True))

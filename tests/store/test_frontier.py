@@ -251,6 +251,16 @@ def test_p3_a_url_to_retry_comes_after_every_fresh_url_of_its_host(frontier):
     assert order == [("deep", 0), ("deeper", 0), ("fails", 1)]
 
 
+def test_p3_a_retry_left_from_the_last_pass_is_a_fresh_url_in_the_next(frontier, database):
+    frontier.add(["http://a.example/fails"], now=T0)
+    failing = claim(frontier, 0)
+    frontier.fail(failing, "HTTP 503", status=503, now=at(0), next_fetch_at=at(1), retry_at=at(9))
+    frontier.start_pass(now=at(2))
+    with database.engine.connect() as connection:
+        row = connection.execute(text("SELECT state, priority, attempts FROM urls")).one()
+    assert tuple(row) == ("queued", 0, 0)
+
+
 def test_exclude_keeps_the_reason_as_data(frontier, database):
     frontier.add(["http://a.example/private"], now=T0)
     lease = claim(frontier, 0)
