@@ -202,9 +202,7 @@ class Nginx:
 
     def stop(self) -> None:
         """Graceful stop (SIGQUIT): the access log is complete when this returns."""
-        if self.process is None:
-            return
-        if self.process.poll() is None:
+        if self.process is not None and self.process.poll() is None:
             os.kill(self.process.pid, signal.SIGQUIT)
             try:
                 self.process.wait(timeout=15)
@@ -217,7 +215,11 @@ class Nginx:
             self._silent = None
 
     def __enter__(self) -> Nginx:
-        self.start()
+        try:
+            self.start()
+        except BaseException:
+            self.stop()  # nginx that started, the silent socket: nothing left behind
+            raise
         return self
 
     def __exit__(
