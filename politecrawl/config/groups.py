@@ -113,7 +113,7 @@ class PolitenessSettings:
     """The longest delay after consecutive failures of a host (exponential back-off, P3)."""
     retry_backoff_seconds: float = field(default=2.0, metadata=_SECONDS)
     """A failing page is retried no sooner than this after its failure, doubling per attempt,
-    and once its host has no fresh page left (P3, C7)."""
+    and never right after another failure of its host while it has fresh pages (P3, C7)."""
     max_in_flight_per_host: int = field(default=1, metadata=_COUNT)
     """Requests in flight per host, across all workers and processes (P1)."""
 

@@ -176,8 +176,8 @@ class Visitor:
             if self._checked_lately(lease, now):
                 return VisitResult(end=Frontier.kept(lease, reason="check-fresh"))
             return self._check(lease, robots_delay, becomes)
-        # A retry's first attempt took its place in the host's budget: a retry comes only once
-        # its host has no fresh page left (P3), when the fresh pages may have used the rest.
+        # A retry's first attempt took its place in the host's budget; the retry may come after
+        # the host's fresh pages (P3), when they may have used the rest.
         if (
             lease.kind != SITEMAP
             and lease.attempts == 0

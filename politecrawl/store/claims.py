@@ -52,7 +52,9 @@ class Claimer:
         error_streak: int,
     ) -> Lease | None:
         expires_at = now + timedelta(seconds=self.lease_seconds)
-        claimed = sql.lease_best_url.first(
+        # P3: after a failure of the host, a fresh URL before any URL to retry (statements).
+        lease_url = sql.lease_best_fresh_url if error_streak else sql.lease_best_url
+        claimed = lease_url.first(
             connection,
             {"for_host": host_id, "owner": worker, "expires_at": sql.epoch(expires_at)},
         )

@@ -3,8 +3,9 @@
 Hosts are the unit of scheduling: a claim picks a host that is due (its next start time has
 come and it has fewer requests in flight than allowed; of the first due, the one waiting longest
 since its last request), then that host's best queued URL through
-the index on (host, state, depth, priority, id), so the URL table is never scanned (a URL to
-retry, whose priority is its attempts, only when the host has no other: P3). The host's
+the index on (host, state, depth, priority, id), so the URL table is never scanned (after a
+failure of the host, a URL to retry, whose priority is its attempts, only when it has no
+other: P3). The host's
 next start time is set at claim time, so a killed worker still leaves the host its politeness
 window (P1-P2); the end of the lease sets it again from the finished request. A lease ends
 with a ``Completion`` (a response, with its links, listing or check) or a ``LeaseEnd``
@@ -107,8 +108,8 @@ class Frontier:
         discovered_from: int | None = None,
     ) -> AddResult:
         """Canonicalise, de-duplicate and queue URLs (C2), in one transaction. ``priority``:
-        lower first within a depth; above 0 is how a URL to retry waits (after every other URL
-        of its host, whatever its depth)."""
+        lower first within a depth; above 0 is how a URL to retry waits (after a failure of its
+        host, behind every other URL of the host, whatever its depth)."""
         batch = list(urls)  # read once: the transaction may run again
         return self._write(
             lambda connection: self._enqueuer.add(

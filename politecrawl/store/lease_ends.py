@@ -37,11 +37,10 @@ def failed(
     """A failed attempt: retried at ``retry_at`` (deferred), or final when it is None.
     ``kind`` as for ``excluded``; ``check_method``: how a check asked (L2).
 
-    A URL to retry goes behind its host's fresh URLs (its priority becomes its number of
-    attempts, and a claim takes a URL of priority above 0 only when no other is queued,
-    ``statements``): its retry comes when due, but a due host takes its other pages first, so
-    the failing URLs of a host are not tried back to back, each failure lengthening the host's
-    back-off, while its healthy pages wait (P3)."""
+    A URL to retry goes behind the fresh URLs of its depth (its priority becomes its number of
+    attempts), and after a failure of its host behind every fresh URL of the host
+    (``statements``): the failing URLs of a host are not tried back to back, each failure
+    lengthening the host's back-off, while its healthy pages wait (P3)."""
     values: dict[str, Any] = {
         "status": status,
         "error": error,

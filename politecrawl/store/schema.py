@@ -187,8 +187,8 @@ class UrlRecord(Base):
     host_id: Mapped[int] = mapped_column(ForeignKey("hosts.id"))
     depth: Mapped[int] = mapped_column(Integer, default=0)
     priority: Mapped[int] = mapped_column(Integer, default=0)
-    """Lower first, after depth; above 0 (a URL to retry: its attempts), only once the host has
-    no URL of priority 0 or below queued (P3)."""
+    """Lower first, after depth; above 0: a URL to retry (its attempts), which a host whose last
+    request failed takes only when it has no URL of priority 0 or below queued (P3)."""
     state: Mapped[str] = mapped_column(String(16), default=QUEUED)
     pass_number: Mapped[int] = mapped_column(Integer, default=1)
     discovered_from: Mapped[int | None] = mapped_column(_ID, ForeignKey("urls.id"))

@@ -117,10 +117,14 @@ def _best_queued_url(*, fresh: bool) -> Any:
     )
 
 
-# P3: a URL to retry comes after every fresh URL of its host, whatever their depth: its retry
-# never holds up the host's other URLs (a time-out holds the host for the whole deadline). Both
-# look-ups walk ix_urls_claim in order; COALESCE asks the second only when the first finds none.
-_BEST_QUEUED_URL = func.coalesce(_best_queued_url(fresh=True), _best_queued_url(fresh=False))
+# P3: a host whose last request failed takes a fresh URL, whatever its depth, before a URL to
+# retry: its failing URLs are never tried back to back, each failure lengthening the host's
+# back-off, while its other URLs wait. Otherwise a due retry takes its turn behind the fresh URLs
+# of its depth (its priority is its attempts), so retries are spread through the host's crawl
+# rather than left to wait out their schedule at its end. Both look-ups of the first walk
+# ix_urls_claim in order; COALESCE asks the second only when the first finds none.
+_BEST_QUEUED_URL = _best_queued_url(fresh=False)
+_BEST_FRESH_URL = func.coalesce(_best_queued_url(fresh=True), _best_queued_url(fresh=False))
 
 # Written out: SQLAlchemy renders SQLite's RETURNING columns without their table, which would
 # bind both sides of a correlated subquery to the alias.
@@ -128,32 +132,40 @@ _REFERRER_URL: ColumnClause[str] = literal_column(
     "(SELECT referrer.url FROM urls AS referrer WHERE referrer.id = urls.discovered_from)"
 )
 
-LEASE_BEST_URL_SQL = (
-    update(urls)
-    .where(urls.c.id == _BEST_QUEUED_URL, urls.c.state == QUEUED)
-    .values(
-        state=LEASED,
-        lease_owner=bindparam("owner"),
-        lease_expires_at=bindparam("expires_at", type_=EpochTime()),
+
+def _lease_url_sql(best: Any) -> Any:
+    """Lease the URL ``best`` names, if still queued; the lease's columns."""
+    return (
+        update(urls)
+        .where(urls.c.id == best, urls.c.state == QUEUED)
+        .values(
+            state=LEASED,
+            lease_owner=bindparam("owner"),
+            lease_expires_at=bindparam("expires_at", type_=EpochTime()),
+        )
+        .returning(
+            urls.c.id,
+            urls.c.url,
+            urls.c.origin_id,
+            urls.c.depth,
+            urls.c.attempts,
+            urls.c.pass_number,
+            urls.c.redirect_hops,
+            urls.c.etag,
+            urls.c.last_modified,
+            urls.c.discovered_from,
+            _REFERRER_URL,  # by primary key: the page or redirect that led here
+            urls.c.kind,
+            urls.c.status,
+            urls.c.fetched_at,
+            urls.c.sitemap_lastmod,
+        )
     )
-    .returning(
-        urls.c.id,
-        urls.c.url,
-        urls.c.origin_id,
-        urls.c.depth,
-        urls.c.attempts,
-        urls.c.pass_number,
-        urls.c.redirect_hops,
-        urls.c.etag,
-        urls.c.last_modified,
-        urls.c.discovered_from,
-        _REFERRER_URL,  # by primary key: the page or redirect that led here
-        urls.c.kind,
-        urls.c.status,
-        urls.c.fetched_at,
-        urls.c.sitemap_lastmod,
-    )
-)
+
+
+LEASE_BEST_URL_SQL = _lease_url_sql(_BEST_QUEUED_URL)
+LEASE_BEST_FRESH_URL_SQL = _lease_url_sql(_BEST_FRESH_URL)
+
 
 ORIGIN_NAME_SQL = select(origins.c.origin).where(origins.c.id == bindparam("origin_id"))
 
@@ -379,6 +391,7 @@ moment = from_epoch
 take_host_slot = Prepared(TAKE_HOST_SLOT_SQL)
 return_empty_slot = Prepared(RETURN_EMPTY_SLOT_SQL)
 lease_best_url = Prepared(LEASE_BEST_URL_SQL)
+lease_best_fresh_url = Prepared(LEASE_BEST_FRESH_URL_SQL)
 finish_leased_url = Prepared(FINISH_LEASED_URL_SQL)
 free_host = Prepared(FREE_HOST_SQL)
 free_unused_host = Prepared(FREE_UNUSED_HOST_SQL)

@@ -11,7 +11,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from sqlalchemy import text
 
-from politecrawl.store import Frontier, Lease, LinkOut, PageOutcome, Wait
+from politecrawl.store import Frontier, HostPaceRecord, Lease, LinkOut, PageOutcome, Wait
 
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
 
@@ -236,19 +236,44 @@ def test_fail_with_retry_then_final(frontier, database):
     assert tuple(row) == ("failed", 2, 503, "503 Service Unavailable")
 
 
-def test_p3_a_url_to_retry_comes_after_every_fresh_url_of_its_host(frontier):
+def pace(error_streak: int) -> HostPaceRecord:
+    """The host's pace after a request: failed ``error_streak`` times in a row (0: a success)."""
+    return HostPaceRecord(1.0, error_streak, 0.0, None, None, "delay")
+
+
+def fail_then_queue_deeper(frontier: Frontier) -> None:
+    """A page of depth 1 fails (its retry due at 1 s), then two of depth 2 are queued."""
     frontier.add(["http://a.example/fails"], now=T0, depth=1)
     failing = claim(frontier, 0)
-    frontier.fail(failing, "HTTP 500", status=500, now=at(0), next_fetch_at=at(1), retry_at=at(1))
+    ending = frontier.failed(
+        failing, "HTTP 500", status=500, now=at(0), next_fetch_at=at(1), retry_at=at(1),
+        host_pace=pace(1),
+    )  # fmt: skip
+    assert frontier.end(ending, now=at(0))
     frontier.add(["http://a.example/deep", "http://a.example/deeper"], now=at(0), depth=2)
     frontier.wake_deferred(now=at(2))
+
+
+def test_p3_after_a_failure_of_its_host_a_url_to_retry_waits_for_every_fresh_url(frontier):
+    fail_then_queue_deeper(frontier)
     order = []
     for step in range(3):
         lease = claim(frontier, 2 + step * 2)
         order.append((lease.url.rsplit("/", 1)[1], lease.attempts))
-        done(frontier, lease, 2 + step * 2)
+        done(frontier, lease, 2 + step * 2, host_pace=pace(1))  # the host still failing
     # Its retry was due first and its depth is the smallest, and still it waits for the rest.
     assert order == [("deep", 0), ("deeper", 0), ("fails", 1)]
+
+
+def test_p3_after_a_success_a_due_retry_takes_its_turn_by_depth(frontier):
+    fail_then_queue_deeper(frontier)
+    order = []
+    for step in range(3):
+        lease = claim(frontier, 2 + step * 2)
+        order.append((lease.url.rsplit("/", 1)[1], lease.attempts))
+        done(frontier, lease, 2 + step * 2, host_pace=pace(0))
+    # After the failure a fresh URL first; after that success, the retry before depth 2.
+    assert order == [("deep", 0), ("fails", 1), ("deeper", 0)]
 
 
 def test_p3_a_retry_left_from_the_last_pass_is_a_fresh_url_in_the_next(frontier, database):

@@ -100,12 +100,13 @@ def test_c5_a_bound_state_would_not_read_the_partial_index(crowded):
     assert "ix_urls_lease_expiry" not in plan, plan
 
 
-def test_p3_a_claim_finds_its_url_through_the_claim_index_with_retries_put_last(crowded):
-    """The claim's two look-ups (a fresh URL, else one to retry) both walk ix_urls_claim."""
-    from politecrawl.store.statements import LEASE_BEST_URL_SQL
+def test_p3_a_claim_after_a_failure_finds_its_url_through_the_claim_index(crowded):
+    """The claim's two look-ups after a failure of the host (a fresh URL, else one to retry)
+    both walk ix_urls_claim."""
+    from politecrawl.store.statements import LEASE_BEST_FRESH_URL_SQL
 
     given = {"for_host": 1, "owner": "w1", "expires_at": NOW}
     with crowded.engine.connect() as connection:
-        plan = generic_plan(connection, LEASE_BEST_URL_SQL, given)
+        plan = generic_plan(connection, LEASE_BEST_FRESH_URL_SQL, given)
     assert plan.count("ix_urls_claim") >= 2, plan
     assert "Seq Scan on urls" not in plan, plan
