@@ -263,6 +263,29 @@ def to_url(target: str) -> URL:
         raise StoreError(f"{target}: not a database URL or path ({error})") from None
 
 
+def _roll_back_hot_journal(path: Path) -> None:
+    """A process killed in the middle of a write (C5) may leave a journal that SQLite must roll
+    back before the file reads as it was last committed (a new file killed in its first
+    transaction does not even have SQLite's header yet); SQLite does it when it opens the file
+    for writing. A journal some other process is still writing is not rolled back."""
+    journal = path.with_name(f"{path.name}-journal")
+    if not journal.is_file() or journal.stat().st_size == 0 or not os.access(path, os.W_OK):
+        return
+    uri = f"{path.resolve().as_uri()}?mode=rw"
+    with suppress(sqlite3.DatabaseError), closing(sqlite3.connect(uri, uri=True)) as connection:
+        connection.execute("SELECT name FROM sqlite_master").fetchall()
+
+
+def _peek(uri: str) -> tuple[set[str], tuple[Any, ...] | None]:
+    """The tables of the SQLite database at ``uri``, and its schema version row if it has one."""
+    with closing(sqlite3.connect(uri, uri=True)) as peek:
+        tables = {row[0] for row in peek.execute("SELECT name FROM sqlite_master")}
+        current = None
+        if VERSION_TABLE in tables:
+            current = peek.execute(_VERSION_QUERY).fetchone()
+    return tables, current
+
+
 def _check_sqlite_file(path: Path, shown: str, *, create: bool) -> None:
     """Refuse a path that cannot hold a crawl database, before SQLite touches it; without
     ``create``, also a path that holds none yet (B1: a typo never creates a file)."""
@@ -276,6 +299,7 @@ def _check_sqlite_file(path: Path, shown: str, *, create: bool) -> None:
         if not os.access(path.parent, os.W_OK):
             raise StoreError(f"{shown}: cannot create a database in {path.parent} (read-only)")
         return
+    _roll_back_hot_journal(path)
     with path.open("rb") as handle:
         header = handle.read(len(_SQLITE_HEADER))
     if not header:
@@ -284,11 +308,16 @@ def _check_sqlite_file(path: Path, shown: str, *, create: bool) -> None:
         raise StoreError(f"{shown}: not a crawl database (not an SQLite file); left unchanged")
     # Look read-only first: opening it for real switches it to WAL mode, a change to the file.
     try:
-        with closing(sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)) as peek:
-            tables = {row[0] for row in peek.execute("SELECT name FROM sqlite_master")}
-            current = None
-            if VERSION_TABLE in tables:
-                current = peek.execute(_VERSION_QUERY).fetchone()
+        try:
+            tables, current = _peek(f"{path.resolve().as_uri()}?mode=ro")
+        except sqlite3.OperationalError as error:
+            # A process killed in the middle of a write left a journal that SQLite must roll
+            # back, or a WAL index it must rebuild, before anyone reads (C5): a read-only
+            # connection cannot, so where the file may be written, look read-write.
+            name = getattr(error, "sqlite_errorname", "")
+            if not name.startswith("SQLITE_READONLY_") or not os.access(path, os.W_OK):
+                raise
+            tables, current = _peek(f"{path.resolve().as_uri()}?mode=rw")
     except sqlite3.DatabaseError as error:
         raise StoreError(
             f"{shown}: not a usable SQLite database ({error}); left unchanged"

@@ -198,6 +198,68 @@ def test_b1_a_foreign_sqlite_database_is_refused_and_left_unchanged(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["app.db"]
 
 
+def test_c5_a_database_whose_creator_was_killed_mid_write_opens_and_recovers(tmp_path):
+    # A process killed in the middle of a write leaves a hot journal, which SQLite must roll
+    # back before anyone reads: a read-only look (ours, before opening) cannot, and said "not a
+    # usable SQLite database" to every later run. Built here as a kill would leave it: a copy of
+    # the file and its journal taken in the middle of a transaction that spilled to the file.
+    writing = tmp_path / "writing.db"
+    writer = sqlite3.connect(writing, isolation_level=None)
+    writer.execute("PRAGMA cache_size = 1")
+    writer.execute("BEGIN IMMEDIATE")
+    writer.execute("CREATE TABLE half_made (x BLOB)")
+    writer.executemany("INSERT INTO half_made VALUES (?)", [(b"x" * 100,)] * 5000)
+    crashed = tmp_path / "crawl.db"
+    crashed.write_bytes(writing.read_bytes())
+    (tmp_path / "crawl.db-journal").write_bytes((tmp_path / "writing.db-journal").read_bytes())
+    writer.close()
+    with pytest.raises(sqlite3.OperationalError, match="readonly"):
+        sqlite3.connect(f"{crashed.as_uri()}?mode=ro", uri=True).execute(
+            "SELECT name FROM sqlite_master"
+        ).fetchall()
+    database = open_database(str(crashed))  # rolled back: an empty file, made a crawl database
+    try:
+        assert VERSION_TABLE in inspect(database.engine).get_table_names()
+        assert "half_made" not in inspect(database.engine).get_table_names()
+    finally:
+        database.close()
+
+
+@pytest.mark.parametrize("journal_first", [True, False], ids=["journal", "read-only look"])
+def test_c5_a_crawl_database_killed_mid_write_opens_as_last_committed(
+    tmp_path, monkeypatch, journal_first
+):
+    # The same with a crawl database behind the journal: a read-only look cannot read it
+    # (SQLITE_READONLY_ROLLBACK); opened, it is the database as last committed. Without the
+    # journal's roll-back first, the read-only look's failure leads to a read-write one (the
+    # way a WAL index that needs rebuilding is met).
+    if not journal_first:
+        monkeypatch.setattr("politecrawl.store.database._roll_back_hot_journal", lambda _path: None)
+    made = tmp_path / "made.db"
+    open_database(str(made)).close()
+    writer = sqlite3.connect(made, isolation_level=None)
+    writer.execute("PRAGMA journal_mode = DELETE")  # a rollback journal, as before WAL is set
+    writer.execute("PRAGMA cache_size = 1")
+    writer.execute("BEGIN IMMEDIATE")
+    writer.execute("CREATE TABLE half_made (x BLOB)")
+    writer.executemany("INSERT INTO half_made VALUES (?)", [(b"x" * 100,)] * 5000)
+    crashed = tmp_path / "crawl.db"
+    crashed.write_bytes(made.read_bytes())
+    (tmp_path / "crawl.db-journal").write_bytes((tmp_path / "made.db-journal").read_bytes())
+    writer.close()
+    with pytest.raises(sqlite3.OperationalError, match="readonly"):
+        sqlite3.connect(f"{crashed.as_uri()}?mode=ro", uri=True).execute(
+            "SELECT name FROM sqlite_master"
+        ).fetchall()
+    database = open_database(str(crashed))
+    try:
+        tables = inspect(database.engine).get_table_names()
+        assert VERSION_TABLE in tables
+        assert "half_made" not in tables
+    finally:
+        database.close()
+
+
 def test_b1_a_database_from_a_newer_politecrawl_is_refused(database_url):
     database = open_database(database_url)
     with database.engine.begin() as connection:
