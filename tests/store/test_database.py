@@ -198,25 +198,33 @@ def test_b1_a_foreign_sqlite_database_is_refused_and_left_unchanged(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["app.db"]
 
 
-def test_c5_a_database_whose_creator_was_killed_mid_write_opens_and_recovers(tmp_path):
-    # A process killed in the middle of a write leaves a hot journal, which SQLite must roll
-    # back before anyone reads: a read-only look (ours, before opening) cannot, and said "not a
-    # usable SQLite database" to every later run. Built here as a kill would leave it: a copy of
-    # the file and its journal taken in the middle of a transaction that spilled to the file.
-    writing = tmp_path / "writing.db"
-    writer = sqlite3.connect(writing, isolation_level=None)
+def killed_mid_write(source: Path, crashed: Path) -> Path:
+    """``crashed``: ``source`` and its journal as a kill leaves them, copied in the middle of a
+    transaction (in a rollback journal, as before WAL is set) that spilled to the file; checked
+    unreadable to a read-only connection."""
+    writer = sqlite3.connect(source, isolation_level=None)
+    writer.execute("PRAGMA journal_mode = DELETE")
     writer.execute("PRAGMA cache_size = 1")
     writer.execute("BEGIN IMMEDIATE")
     writer.execute("CREATE TABLE half_made (x BLOB)")
     writer.executemany("INSERT INTO half_made VALUES (?)", [(b"x" * 100,)] * 5000)
-    crashed = tmp_path / "crawl.db"
-    crashed.write_bytes(writing.read_bytes())
-    (tmp_path / "crawl.db-journal").write_bytes((tmp_path / "writing.db-journal").read_bytes())
+    crashed.write_bytes(source.read_bytes())
+    journal = source.with_name(f"{source.name}-journal")
+    crashed.with_name(f"{crashed.name}-journal").write_bytes(journal.read_bytes())
     writer.close()
     with pytest.raises(sqlite3.OperationalError, match="readonly"):
         sqlite3.connect(f"{crashed.as_uri()}?mode=ro", uri=True).execute(
             "SELECT name FROM sqlite_master"
         ).fetchall()
+    return crashed
+
+
+def test_c5_a_database_whose_creator_was_killed_mid_write_opens_and_recovers(tmp_path):
+    # A process killed in the middle of a write leaves a hot journal, which SQLite must roll
+    # back before anyone reads: a read-only look (ours, before opening) cannot, and said "not a
+    # usable SQLite database" to every later run. Built here as a kill would leave it: a copy of
+    # the file and its journal taken in the middle of a transaction that spilled to the file.
+    crashed = killed_mid_write(tmp_path / "writing.db", tmp_path / "crawl.db")
     database = open_database(str(crashed))  # rolled back: an empty file, made a crawl database
     try:
         assert VERSION_TABLE in inspect(database.engine).get_table_names()
@@ -237,20 +245,7 @@ def test_c5_a_crawl_database_killed_mid_write_opens_as_last_committed(
         monkeypatch.setattr("politecrawl.store.database._roll_back_hot_journal", lambda _path: None)
     made = tmp_path / "made.db"
     open_database(str(made)).close()
-    writer = sqlite3.connect(made, isolation_level=None)
-    writer.execute("PRAGMA journal_mode = DELETE")  # a rollback journal, as before WAL is set
-    writer.execute("PRAGMA cache_size = 1")
-    writer.execute("BEGIN IMMEDIATE")
-    writer.execute("CREATE TABLE half_made (x BLOB)")
-    writer.executemany("INSERT INTO half_made VALUES (?)", [(b"x" * 100,)] * 5000)
-    crashed = tmp_path / "crawl.db"
-    crashed.write_bytes(made.read_bytes())
-    (tmp_path / "crawl.db-journal").write_bytes((tmp_path / "made.db-journal").read_bytes())
-    writer.close()
-    with pytest.raises(sqlite3.OperationalError, match="readonly"):
-        sqlite3.connect(f"{crashed.as_uri()}?mode=ro", uri=True).execute(
-            "SELECT name FROM sqlite_master"
-        ).fetchall()
+    crashed = killed_mid_write(made, tmp_path / "crawl.db")
     database = open_database(str(crashed))
     try:
         tables = inspect(database.engine).get_table_names()

@@ -254,26 +254,28 @@ def fail_then_queue_deeper(frontier: Frontier) -> None:
     frontier.wake_deferred(now=at(2))
 
 
-def test_p3_after_a_failure_of_its_host_a_url_to_retry_waits_for_every_fresh_url(frontier):
-    fail_then_queue_deeper(frontier)
+def claim_order(frontier: Frontier, error_streak: int) -> list[tuple[str, int]]:
+    """(name, attempts) of the three URLs ``fail_then_queue_deeper`` leaves, in the order they
+    are claimed, each request ending with the host at ``error_streak``."""
     order = []
     for step in range(3):
         lease = claim(frontier, 2 + step * 2)
         order.append((lease.url.rsplit("/", 1)[1], lease.attempts))
-        done(frontier, lease, 2 + step * 2, host_pace=pace(1))  # the host still failing
-    # Its retry was due first and its depth is the smallest, and still it waits for the rest.
-    assert order == [("deep", 0), ("deeper", 0), ("fails", 1)]
+        done(frontier, lease, 2 + step * 2, host_pace=pace(error_streak))
+    return order
+
+
+def test_p3_after_a_failure_of_its_host_a_url_to_retry_waits_for_every_fresh_url(frontier):
+    fail_then_queue_deeper(frontier)
+    # Its retry was due first and its depth is the smallest, and still it waits for the rest
+    # while the host is still failing.
+    assert claim_order(frontier, 1) == [("deep", 0), ("deeper", 0), ("fails", 1)]
 
 
 def test_p3_after_a_success_a_due_retry_takes_its_turn_by_depth(frontier):
     fail_then_queue_deeper(frontier)
-    order = []
-    for step in range(3):
-        lease = claim(frontier, 2 + step * 2)
-        order.append((lease.url.rsplit("/", 1)[1], lease.attempts))
-        done(frontier, lease, 2 + step * 2, host_pace=pace(0))
     # After the failure a fresh URL first; after that success, the retry before depth 2.
-    assert order == [("deep", 0), ("fails", 1), ("deeper", 0)]
+    assert claim_order(frontier, 0) == [("deep", 0), ("fails", 1), ("deeper", 0)]
 
 
 def test_p3_a_retry_left_from_the_last_pass_is_a_fresh_url_in_the_next(frontier, database):
