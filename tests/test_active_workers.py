@@ -5,7 +5,14 @@ from __future__ import annotations
 
 import threading
 
-from politecrawl.crawl.active_workers import BUSY, IDLE, ActiveWorkers
+from politecrawl.crawl.active_workers import (
+    BUSY,
+    IDLE,
+    SATURATED,
+    SHARED_BUSY,
+    ActiveWorkers,
+    MachineLoad,
+)
 
 
 class _Machine:
@@ -14,6 +21,7 @@ class _Machine:
     def __init__(self) -> None:
         self.wall_seconds = 100.0
         self.cpu_seconds = 10.0
+        self.machine_busy: float | None = None
 
     def wall(self) -> float:
         return self.wall_seconds
@@ -21,13 +29,18 @@ class _Machine:
     def cpu(self) -> float:
         return self.cpu_seconds
 
+    def machine(self) -> float | None:
+        return self.machine_busy
+
     def run(self, seconds: float, cpu_share: float) -> None:
         self.wall_seconds += seconds
         self.cpu_seconds += seconds * cpu_share
 
 
 def _active(most: int, machine: _Machine, window: float = 0.5) -> ActiveWorkers:
-    return ActiveWorkers(most, window=window, wall=machine.wall, cpu=machine.cpu)
+    return ActiveWorkers(
+        most, window=window, wall=machine.wall, cpu=machine.cpu, machine=machine.machine
+    )
 
 
 def _never() -> bool:
@@ -73,6 +86,38 @@ def test_between_busy_and_idle_or_within_a_window_the_limit_stays():
     machine.run(0.2, 1.0)
     active.over_limit()
     assert active.limit == 2
+
+
+def test_a_process_sharing_a_saturated_machine_is_bound_by_its_cpu_sooner():
+    """Two crawl processes and the web server on two cores: each process gets less than a
+    core, and more threads would not get it more."""
+    machine = _Machine()
+    active = _active(4, machine)
+    share = (SHARED_BUSY + BUSY) / 2
+    machine.machine_busy = SATURATED - 0.05
+    machine.run(0.5, share)
+    active.over_limit()
+    assert active.limit == 4  # the machine has CPU to spare: the share is all it needs
+    machine.machine_busy = SATURATED + 0.05
+    machine.run(0.5, share)
+    active.over_limit()
+    assert active.limit == 2
+    machine.run(0.5, IDLE - 0.05)  # waiting on the network: more threads, however busy
+    active.over_limit()
+    assert active.limit == 4
+
+
+def test_the_machine_load_is_the_busy_share_of_all_cores_since_the_last_reading(tmp_path):
+    stat = tmp_path / "stat"
+    # user nice system idle iowait irq softirq steal guest guest_nice
+    stat.write_text("cpu  100 0 50 800 50 0 0 0 0 0\ncpu0 50 0 25 400 25 0 0 0 0 0\n")
+    load = MachineLoad(stat)
+    stat.write_text("cpu  160 0 80 850 60 0 0 0 0 0\n")  # 90 busy of 150
+    assert load() == 0.6
+    assert load() is None  # nothing has passed since
+    stat.write_text("no cpu line")
+    assert load() is None
+    assert MachineLoad(tmp_path / "missing")() is None
 
 
 def test_a_thread_over_the_limit_waits_until_another_leaves():
