@@ -3,11 +3,12 @@
 ``Workers.run`` starts ``count`` threads on the shared frontier and yields, in the caller's
 thread, every page they complete (counting it in the run's ``CrawlSummary`` and calling the
 callbacks). A thread stops at the run's limits, when nothing is left (or only work deferred
-beyond the horizon, O6), or on ``stop``; its last lease is given back. When one thread ends
-for a reason that holds for all (nothing left, a limit), the others stop waiting at once rather
-than at their next poll. A thread that fails stops the others, and ``run`` raises its error
-once every thread has ended: a database that failed as ``StoreError``, anything else (a bug)
-as it is.
+beyond the horizon, O6), or on ``stop``; its last lease is given back. While the process is
+bound by its CPU fewer threads work (``active_workers``): one over the number records its page
+without a next claim and stands by, holding no lease. When one thread ends for a reason that
+holds for all (nothing left, a limit), the others stop waiting at once rather than at their
+next poll. A thread that fails stops the others, and ``run`` raises its error once every thread
+has ended: a database that failed as ``StoreError``, anything else (a bug) as it is.
 """
 
 from __future__ import annotations
