@@ -21,9 +21,6 @@ import pytest
 from tests.site import TrapGuard, audit, build_site, serve
 
 from politecrawl import CrawlConfig, Crawler
-from politecrawl.crawl import workers as workers_module
-from politecrawl.crawl.active_workers import ActiveWorkers
-from politecrawl.store import Frontier
 
 GUARD = TrapGuard()  # the truth's trap guard; the crawler is configured to match it
 DELAY = 0.05
@@ -223,39 +220,3 @@ def test_c5_a_signal_during_the_callers_loop_records_the_run_as_interrupted(
     assert outcomes == ["interrupted"]
     assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL  # the handlers are put back
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
-
-
-@pytest.mark.timeout(300)
-def test_p1_c5_threads_standing_by_record_their_page_and_the_crawl_misses_nothing(
-    fast_web, tmp_path, monkeypatch
-):
-    """A process bound by its CPU lets fewer threads work (``crawl.active_workers``): a thread
-    over the limit records its page without claiming another and waits. Here every window
-    reads as CPU-bound, so six threads fall to one at once; the crawl still fetches every
-    page once, politely, and leaves no lease behind."""
-    made: list[ActiveWorkers] = []
-
-    def always_cpu_bound(count: int) -> ActiveWorkers:
-        made.append(ActiveWorkers(count, window=0.01, cpu=lambda: 2 * time.monotonic()))
-        return made[-1]
-
-    recorded_alone = []
-    record = Frontier.record
-
-    def spy(self, completion, *, now):
-        recorded_alone.append(completion.lease.url)
-        return record(self, completion, now=now)
-
-    monkeypatch.setattr(workers_module, "ActiveWorkers", always_cpu_bound)
-    monkeypatch.setattr(Frontier, "record", spy)
-    web = fast_web
-    with Crawler(crawl_config(str(tmp_path / "crawl.db"))) as crawler:
-        crawler.add_seeds(web.seeds)
-        pages = list(crawler.crawl())
-        assert crawler.stats().by_state["leased"] == 0
-    truth = web.truth(guard=GUARD)
-    result = audit(web.log, truth, delays=truth.delays(DELAY))
-    assert result.ok, result.report()
-    assert {page.url for page in pages if page.indexable} == set(truth.indexable)
-    assert [active.limit for active in made] == [1]
-    assert recorded_alone  # threads did stand by, each after recording its page

@@ -84,8 +84,7 @@ def add_crawl_options(parser: argparse.ArgumentParser, *, with_scope: bool = Tru
         "--workers",
         type=int,
         metavar="N",
-        help="worker threads per process, the most that work at once; fewer while the "
-        f"process is bound by its CPU (default: {_DEFAULTS.crawl.workers})",
+        help=f"worker threads per process (default: {_DEFAULTS.crawl.workers})",
     )
     option(
         "--processes",

@@ -85,8 +85,7 @@ class CrawlSettings:
     contact: str | None = None
     """A URL or address where site owners can reach you, sent in the User-Agent (P5)."""
     workers: int = field(default=4, metadata=_COUNT)
-    """Worker threads in each process of the crawl: the most that work at once; fewer while
-    the process is bound by its CPU (``crawl.active_workers``)."""
+    """Worker threads in each process of the crawl."""
     processes: int = field(default=1, metadata=_COUNT)
     """Processes crawling together (``HelperProcesses``): Python runs one thread at a time per
     process, so a crawl at a short delay needs more than one to use more than one core."""

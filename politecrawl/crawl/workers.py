@@ -3,12 +3,11 @@
 ``Workers.run`` starts ``count`` threads on the shared frontier and yields, in the caller's
 thread, every page they complete (counting it in the run's ``CrawlSummary`` and calling the
 callbacks). A thread stops at the run's limits, when nothing is left (or only work deferred
-beyond the horizon, O6), or on ``stop``; its last lease is given back. While the process is
-bound by its CPU fewer threads work (``active_workers``): one over the number records its page
-without a next claim and stands by, holding no lease. When one thread ends for a reason that
-holds for all (nothing left, a limit), the others stop waiting at once rather than at their
-next poll. A thread that fails stops the others, and ``run`` raises its error once every thread
-has ended: a database that failed as ``StoreError``, anything else (a bug) as it is.
+beyond the horizon, O6), or on ``stop``; its last lease is given back. When one thread ends
+for a reason that holds for all (nothing left, a limit), the others stop waiting at once rather
+than at their next poll. A thread that fails stops the others, and ``run`` raises its error
+once every thread has ended: a database that failed as ``StoreError``, anything else (a bug)
+as it is.
 """
 
 from __future__ import annotations
@@ -21,7 +20,6 @@ from datetime import timedelta
 from typing import TYPE_CHECKING
 
 from politecrawl.clock import wait_for_event
-from politecrawl.crawl.active_workers import ActiveWorkers
 from politecrawl.errors import StoreError
 from politecrawl.results import CrawlSummary, Excluded, Page
 from politecrawl.store import Frontier, Lease, Wait, is_database_error, worker_id
@@ -94,7 +92,6 @@ class Workers:
         self._lock = threading.Lock()
         self._events: queue.Queue[object] = queue.Queue(maxsize=1000)
         self._threads: list[threading.Thread] = []
-        self._active = ActiveWorkers(count)
 
     def run(self, started: float) -> Iterator[Page]:
         """Start the threads and yield every page they complete, until all have ended;
@@ -167,33 +164,18 @@ class Workers:
 
     def _work(self, me: str, started: float) -> None:
         claimed: Lease | Wait | None = None
-        working = False
         try:
-            working = self._take_part()
-            if working:
-                claimed = self.frontier.claim(me, now=self.clock.now())
-            while working and not self._stop.is_set():
+            claimed = self.frontier.claim(me, now=self.clock.now())
+            while not self._stop.is_set():
                 if isinstance(claimed, Wait):
                     if not self._wait(claimed):
                         break
                     claimed = self.frontier.claim(me, now=self.clock.now())
                     continue
-                assert claimed is not None
                 if self._limit_reached(started):
                     self._release(claimed)
                     claimed = None
                     break
-                if self._active.over_limit():
-                    # The process is bound by its CPU: this thread records its page without
-                    # claiming another, and stands by (``active_workers``).
-                    self._visit(claimed, me, claim_next=False)
-                    claimed = None
-                    working = False
-                    self._active.leave()
-                    working = self._take_part()
-                    if working:
-                        claimed = self.frontier.claim(me, now=self.clock.now())
-                    continue
                 claimed = self._visit(claimed, me)
             if isinstance(claimed, Lease) and self._stop.is_set():
                 # Stopped while holding the next lease (taken with the last page's record):
@@ -207,14 +189,7 @@ class Workers:
             if isinstance(claimed, Lease):
                 self._give_back(claimed, error)
         finally:
-            if working:
-                self._active.leave()
             self._events.put(_DONE)
-
-    def _take_part(self) -> bool:
-        """Wait until this thread may work (``active_workers``); False when the run is over
-        first."""
-        return self._active.enter(lambda: self._stop.is_set() or self._ending.is_set())
 
     def _release(self, lease: Lease) -> None:
         self.frontier.release(lease, now=self.clock.now(), next_fetch_at=lease.claimed_at)
@@ -237,17 +212,12 @@ class Workers:
                 message = f"internal error: {type(error).__name__}: {error}"
                 self.frontier.fail(lease, message, now=now, next_fetch_at=next_fetch_at)
 
-    def _visit(self, lease: Lease, me: str, *, claim_next: bool = True) -> Lease | Wait | None:
+    def _visit(self, lease: Lease, me: str) -> Lease | Wait:
         result: VisitResult = self.visitor.visit(lease)
         self._count(result)
-        # What the visit found is recorded with this worker's next claim: one commit a lease
-        # (unless the thread is to stand by, ``claim_next`` false).
+        # What the visit found is recorded with this worker's next claim: one commit a lease.
         record = result.completion or result.end
-        claimed: Lease | Wait | None = None
-        if not claim_next:
-            if record is not None:
-                self.frontier.record(record, now=self.clock.now())
-        elif record is None:
+        if record is None:
             claimed = self.frontier.claim(me, now=self.clock.now())
         else:
             _, claimed = self.frontier.complete_and_claim(record, worker=me, now=self.clock.now())
@@ -286,7 +256,6 @@ class Workers:
         """End the run for every thread of this process, for ``reason``; False (for ``_wait``)."""
         self.set_stop_reason(reason)
         self._ending.set()
-        self._active.wake()
         return False
 
     def _limit_reached(self, started: float) -> bool:

@@ -217,7 +217,18 @@ class Frontier:
         in the same transaction: one commit per lease. Returns what ``complete`` and ``claim``
         return."""
         self._housekeeping(now)
-        record = self._recording(completion, now)
+        if isinstance(completion, LeaseEnd):
+            ending = completion
+
+            def record(connection: Connection) -> bool:
+                return record_end(connection, self._enqueuer, ending, now)
+
+        else:
+            page = completion
+            links = sort_links(page.links, follow_links=page.follow_links)  # before the lock
+
+            def record(connection: Connection) -> bool:
+                return record_completion(connection, self._enqueuer, page, links, now)
 
         def complete_then_claim(connection: Connection) -> tuple[bool, Lease | Wait]:
             recorded = record(connection)
@@ -227,22 +238,6 @@ class Frontier:
         if isinstance(following, Wait):
             following = self._after_empty_claim(following, now)
         return recorded, following
-
-    def record(self, completion: Completion | LeaseEnd, *, now: datetime) -> bool:
-        """Record ``completion`` (as ``complete`` or ``end``) without claiming a next lease."""
-        return self._write(self._recording(completion, now))
-
-    def _recording(
-        self, completion: Completion | LeaseEnd, now: datetime
-    ) -> Callable[[Connection], bool]:
-        """What records ``completion`` in a transaction; a page's links are sorted out now,
-        before the transaction takes the write lock."""
-        if isinstance(completion, LeaseEnd):
-            ending = completion
-            return lambda connection: record_end(connection, self._enqueuer, ending, now)
-        page = completion
-        links = sort_links(page.links, follow_links=page.follow_links)
-        return lambda connection: record_completion(connection, self._enqueuer, page, links, now)
 
     def sitemap_of(self, lease: Lease) -> SitemapSeed | None:
         """The sitemap ``lease`` is, as it was queued (why, for which origin, how nested)."""
