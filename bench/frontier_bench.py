@@ -9,6 +9,9 @@ Run on demand, never as a test: ``.venv/bin/python bench/frontier_bench.py`` (a 
   page, what the crawl loop uses) [>= 2,000/s].
 * scaling: the claim+complete rate with 10,000 queued URLs and with 1,000,000 [within 2x: the
   scheduler must not scan the URL table].
+* with links: ``complete_and_claim`` where each page brings ``LINKS`` links, ``NEW_LINKS`` of
+  them to URLs not seen before and the rest to queued ones (a site's menu), at 1,000,000 queued:
+  the frontier's whole cost per page, claim + complete + links [< 0.5 ms].
 * memory: the peak RSS of this process while holding the 1,000,000-URL frontier [< 200 MB].
 
 Every database is a fresh file in a temporary directory.
@@ -28,10 +31,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from politecrawl.store import Completion, Frontier, Lease, PageOutcome, open_database
+from politecrawl.store import Completion, Frontier, Lease, LinkOut, PageOutcome, open_database
 
 HOSTS = 1_000
 BATCH = 5_000
+LINKS = 40
+NEW_LINKS = 4
 
 
 def urls(count: int, start: int = 0) -> list[str]:
@@ -67,6 +72,22 @@ def complete_and_claim_rate(frontier: Frontier, pairs: int) -> float:
     for _ in range(pairs):
         assert isinstance(lease, Lease), lease
         completion = Completion(lease, PageOutcome(200), next_fetch_at=now)
+        _, lease = frontier.complete_and_claim(completion, worker="bench", now=now)
+    return pairs / (time.perf_counter() - started)
+
+
+def complete_and_claim_with_links_rate(frontier: Frontier, pairs: int, queued: int) -> float:
+    """As ``complete_and_claim_rate``, each page with ``LINKS`` links: ``NEW_LINKS`` new URLs
+    (numbered past the ``queued`` ones) and the rest to URLs queued already."""
+    now = datetime.now(UTC)
+    lease = frontier.claim("bench", now=now)
+    menu = [LinkOut(url, canonical=True) for url in urls(LINKS - NEW_LINKS)]
+    started = time.perf_counter()
+    for page in range(pairs):
+        assert isinstance(lease, Lease), lease
+        new = urls(NEW_LINKS, queued + page * NEW_LINKS)
+        links = (*menu, *(LinkOut(url, canonical=True) for url in new))
+        completion = Completion(lease, PageOutcome(200), next_fetch_at=now, links=links)
         _, lease = frontier.complete_and_claim(completion, worker="bench", now=now)
     return pairs / (time.perf_counter() - started)
 
@@ -129,6 +150,15 @@ def main() -> None:
             f"complete_and_claim           {combined_large:>10,.0f} URLs/s   "
             f"({large:,} queued): {small:,}-queued rate / this = {ratio:.2f}x "
             "[target <= 2x]"
+        )
+        with_links = statistics.median(
+            complete_and_claim_with_links_rate(frontier, pairs, large + i * pairs * NEW_LINKS)
+            for i in range(repeats)
+        )
+        print(
+            f"complete_and_claim + links   {with_links:>10,.0f} URLs/s   "
+            f"({1000 / with_links:.2f} ms a page; {LINKS} links a page, {NEW_LINKS} new; "
+            f"{large:,} queued) [target < 0.5 ms]"
         )
         print(
             f"peak RSS                     {peak_rss_mb():>10,.0f} MB       "
