@@ -54,3 +54,19 @@ def test_m4_a_long_url_against_many_wildcards_gets_its_verdict():
     path = ("/b/" + "?iid=&var=&" * 200)[:2000]
     assert policy.is_allowed("bot", path)
     assert not policy.is_allowed("bot", path + "_sop=1")
+
+
+def test_an_allow_path_without_a_leading_slash_allows_nothing():
+    """Real files (cim.co.uk, becom.digital): an Allow written without its "/" must not
+    outrank the Disallow it sits beside (RFC 9309 2.2; Google ignores it too). A Disallow
+    without its "/" still gets one: reading it so fetches less."""
+    text = "User-agent: *\nAllow: DependencyHandler.axd\nAllow: app/uploads/\nDisallow: /*.axd\n"
+    text += "Disallow: /*?\nDisallow: private/\n"
+    for semantics in ("strict", "rfc9309", "draft"):
+        policy = parse_robots(text, semantics=semantics)  # type: ignore[arg-type]
+        assert not policy.is_allowed("bot", "/private/x"), semantics
+        if semantics != "draft":  # the draft has no wildcards
+            assert not policy.is_allowed("bot", "/DependencyHandler.axd"), semantics
+            assert not policy.is_allowed("bot", "/app/uploads/x.png?ver=2"), semantics
+    warnings = [warning.message for warning in parse_robots(text).warnings]
+    assert warnings.count("Allow path does not start with '/', line ignored") == 2
