@@ -56,7 +56,7 @@ def test_m4_a_long_url_against_many_wildcards_gets_its_verdict():
     assert not policy.is_allowed("bot", path + "_sop=1")
 
 
-def test_an_allow_path_without_a_leading_slash_allows_nothing():
+def test_f3_an_allow_path_without_a_leading_slash_allows_nothing():
     """Real files (cim.co.uk, becom.digital): an Allow written without its "/" must not
     outrank the Disallow it sits beside (RFC 9309 2.2; Google ignores it too). A Disallow
     without its "/" still gets one: reading it so fetches less."""

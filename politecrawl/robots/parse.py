@@ -299,14 +299,14 @@ def _rule_values(
                     "write the path alone",
                 )
             )
-        elif not path.startswith(("/", "*")) and kind is Field.ALLOW:
-            # RFC 9309 2.2: a path starts with "/"; Google never matches one that does not.
-            # Adding one would let "Allow: app/uploads/" outrank "Disallow: /*?" (real files).
-            warnings.append(
-                ParseWarning(line_number, "Allow path does not start with '/', line ignored")
-            )
-            continue
         elif not path.startswith(("/", "*")):
+            if kind is Field.ALLOW:
+                # RFC 9309 2.2: a path starts with "/", and Google never matches one that does
+                # not. Adding one would let "Allow: app/uploads/" outrank "Disallow: /*?" (F3).
+                warnings.append(
+                    ParseWarning(line_number, "Allow path does not start with '/', line ignored")
+                )
+                continue
             path = "/" + path
             warnings.append(ParseWarning(line_number, "path does not start with '/', one added"))
         result.append(path)
