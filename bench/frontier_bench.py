@@ -65,28 +65,22 @@ def claim_complete_rate(frontier: Frontier, pairs: int) -> float:
     return pairs / (time.perf_counter() - started)
 
 
-def complete_and_claim_rate(frontier: Frontier, pairs: int) -> float:
-    now = datetime.now(UTC)
-    lease = frontier.claim("bench", now=now)
-    started = time.perf_counter()
-    for _ in range(pairs):
-        assert isinstance(lease, Lease), lease
-        completion = Completion(lease, PageOutcome(200), next_fetch_at=now)
-        _, lease = frontier.complete_and_claim(completion, worker="bench", now=now)
-    return pairs / (time.perf_counter() - started)
-
-
-def complete_and_claim_with_links_rate(frontier: Frontier, pairs: int, queued: int) -> float:
-    """As ``complete_and_claim_rate``, each page with ``LINKS`` links: ``NEW_LINKS`` new URLs
-    (numbered past the ``queued`` ones) and the rest to URLs queued already."""
+def complete_and_claim_rate(
+    frontier: Frontier, pairs: int, *, new_links_from: int | None = None
+) -> float:
+    """Pages a second through ``complete_and_claim``; with ``new_links_from``, each page brings
+    ``LINKS`` links: ``NEW_LINKS`` new URLs (numbered from there on) and the rest to URLs queued
+    already."""
     now = datetime.now(UTC)
     lease = frontier.claim("bench", now=now)
     menu = [LinkOut(url, canonical=True) for url in urls(LINKS - NEW_LINKS)]
     started = time.perf_counter()
     for page in range(pairs):
         assert isinstance(lease, Lease), lease
-        new = urls(NEW_LINKS, queued + page * NEW_LINKS)
-        links = (*menu, *(LinkOut(url, canonical=True) for url in new))
+        links: tuple[LinkOut, ...] = ()
+        if new_links_from is not None:
+            new = urls(NEW_LINKS, new_links_from + page * NEW_LINKS)
+            links = (*menu, *(LinkOut(url, canonical=True) for url in new))
         completion = Completion(lease, PageOutcome(200), next_fetch_at=now, links=links)
         _, lease = frontier.complete_and_claim(completion, worker="bench", now=now)
     return pairs / (time.perf_counter() - started)
@@ -152,7 +146,7 @@ def main() -> None:
             "[target <= 2x]"
         )
         with_links = statistics.median(
-            complete_and_claim_with_links_rate(frontier, pairs, large + i * pairs * NEW_LINKS)
+            complete_and_claim_rate(frontier, pairs, new_links_from=large + i * pairs * NEW_LINKS)
             for i in range(repeats)
         )
         print(
