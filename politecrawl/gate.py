@@ -186,7 +186,8 @@ class Gate:
                         url,
                         etag=revalidate.etag if revalidate and hop == 0 else None,
                         last_modified=revalidate.last_modified if revalidate and hop == 0 else None,
-                        max_bytes=self.settings.robots_max_bytes,
+                        # One octet past the limit tells the parser the file went on (O8).
+                        max_bytes=self.settings.robots_max_bytes + 1,
                     )
                 except FetchError as error:
                     return self._failure(str(error), failures)

@@ -158,6 +158,24 @@ def test_o8_only_the_first_bytes_are_read(setup, clock):
     gate = make_gate()
     gate.fetch_robots(ORIGIN)
     assert check(gate, clock, "/early").kind == "disallowed"
+    # Past the limit nothing was read, so no rule decides /late: the file's unread part might
+    # forbid it, and a URL in doubt is not fetched.
+    late = check(gate, clock, "/late")
+    assert late.kind == "disallowed"
+    assert "unread part" in late.verdict.reason
+    assert check(gate, clock, "/robots.txt").kind == "allowed"
+
+
+@responses.activate
+def test_o8_a_file_of_exactly_the_limit_is_read_whole(setup, clock):
+    make_gate, _ = setup
+    head = "User-agent: *\nDisallow: /early\n"
+    body = head + "#" * (512 * 1024 - len(head))
+    assert len(body) == 512 * 1024
+    responses.get(ROBOTS, body=body)
+    gate = make_gate()
+    gate.fetch_robots(ORIGIN)
+    assert check(gate, clock, "/early").kind == "disallowed"
     assert check(gate, clock, "/late").kind == "allowed"
 
 

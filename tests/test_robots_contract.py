@@ -189,12 +189,15 @@ def test_f5_user_agent_with_several_names(semantics):
     assert allowed(robots, "/x", semantics, agent="other")
 
 
-@BOTH
-def test_f5_disallow_with_several_paths(semantics):
+@pytest.mark.parametrize(("semantics", "split"), [("draft", True), ("rfc9309", False)])
+def test_f5_disallow_with_several_paths(semantics, split):
+    # F5 is the 1994 format's; RFC 9309 (and Google) read the value whole, and strict asks both.
     robots = "User-agent: *\nDisallow: /cgi-bin/ /tmp/\n"
-    assert not allowed(robots, "/cgi-bin/a", semantics)
-    assert not allowed(robots, "/tmp/b", semantics)
+    assert allowed(robots, "/cgi-bin/a", semantics) is not split
+    assert allowed(robots, "/tmp/b", semantics) is not split
+    assert not allowed(robots, "/cgi-bin/%20/tmp/b", semantics)
     assert allowed(robots, "/other", semantics)
+    assert not allowed(robots, "/tmp/b", "strict")
 
 
 @BOTH
@@ -392,7 +395,38 @@ def test_o8_byte_limit_reported_and_part_read_is_parsed(semantics):
     policy = parse_robots(robots, semantics=semantics)
     assert policy.truncated
     assert not policy.is_allowed("a", "/early")
-    assert policy.is_allowed("a", "/late")
+    # /late is past the limit, never read; no rule read decides it, so it is not fetched.
+    assert not policy.is_allowed("a", "/late")
+
+
+@BOTH
+def test_o8_past_the_byte_limit_only_what_a_rule_read_allows_is_allowed(semantics):
+    # www.xuexi.cn's shape: 47,063 Allow lines, then "Disallow: /" past 512 KiB.
+    allows = "".join(f"Allow: /a{i}/\n" for i in range(47_063))
+    policy = parse_robots("User-agent: *\n" + allows + "Disallow: /\n", semantics=semantics)
+    assert policy.truncated
+    assert policy.is_allowed("a", "/a7/page.html")  # a rule read allows it
+    assert not policy.is_allowed("a", "/elsewhere")  # none read decides: the tail might
+    verdict = policy.explain("a", "/elsewhere")
+    assert not verdict.allowed
+    assert "unread part" in verdict.reason
+    assert "524,288 bytes" in verdict.reason
+    # The same file within the limit: the line that forbids is read and named.
+    whole = parse_robots(
+        "User-agent: *\n" + allows + "Disallow: /\n",
+        semantics=semantics,
+        limits=RobotsLimits(max_bytes=10**7),
+    )
+    assert not whole.truncated
+    assert whole.explain("a", "/elsewhere").rule is not None
+
+
+@BOTH
+def test_o8_a_file_within_the_limit_with_no_rule_for_a_url_allows_it(semantics):
+    robots = "User-agent: *\nDisallow: /x\n" + "# padding\n" * 1_000
+    policy = parse_robots(robots, semantics=semantics)
+    assert not policy.truncated
+    assert policy.is_allowed("a", "/elsewhere")
 
 
 @BOTH

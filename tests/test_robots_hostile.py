@@ -37,7 +37,9 @@ def test_o8_one_ten_megabyte_line(semantics):
     assert policy.truncated
     # The cut Disallow keeps its first max_line_bytes: a shorter prefix forbids more.
     assert not policy.is_allowed("a", "/" + "a" * 20_000)
-    assert policy.is_allowed("a", "/b")
+    # The file goes on past max_bytes: what no rule read decides is not fetched (O8).
+    assert not policy.is_allowed("a", "/b")
+    assert policy.is_allowed("a", "/robots.txt")
 
 
 @pytest.mark.parametrize("semantics", SEMANTICS)
@@ -55,7 +57,9 @@ def test_o8_hundred_thousand_rules(semantics):
     assert not policy.is_allowed("a", "/r42/")
     assert policy.truncated  # max_rules stopped the reading
     assert any("too many rules" in warning.message for warning in policy.warnings)
-    assert policy.is_allowed("a", "/r99999")  # past the limit, never read
+    # Past the limit, never read: no rule read decides it, so it is not fetched.
+    assert not policy.is_allowed("a", "/r99999")
+    assert "unread part" in policy.explain("a", "/r99999").reason
 
 
 def test_o8_default_limits_are_the_spec_values():

@@ -141,7 +141,8 @@ def _fetch_robots(url: str, agent: str, out: TextIO) -> bytes | None:
     with Fetcher(user_agent=f"{agent}/robots-explain") as fetcher:
         try:
             for _ in range(settings.robots_max_redirects + 1):  # O7
-                result = fetcher.fetch(robots_url, max_bytes=settings.robots_max_bytes)
+                # One octet past the limit tells the parser the file went on (O8).
+                result = fetcher.fetch(robots_url, max_bytes=settings.robots_max_bytes + 1)
                 if not (300 <= result.status < 400 and result.location):
                     break
                 robots_url = result.location

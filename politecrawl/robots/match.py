@@ -73,11 +73,14 @@ class RuleMatcher:
         ordered_rules: Sequence[Rule],
         patterns: Sequence[Pattern],
         normalise: Callable[[str], str],
+        *,
+        allowed_when_no_rule_matches: bool = True,
     ) -> None:
         """``patterns[i]`` is rule i's normalised path: a literal prefix or a regex."""
         self._rules = tuple(ordered_rules)
-        # A verdict per position, and "allowed" at position len(rules): no rule matched (M1).
-        self._verdicts = (*(rule.allow for rule in ordered_rules), True)
+        # A verdict per position, and at position len(rules) the verdict when no rule matched:
+        # allowed (M1), unless the file's unread tail might forbid it (O8).
+        self._verdicts = (*(rule.allow for rule in ordered_rules), allowed_when_no_rule_matches)
         self._normalise = normalise
         literals: dict[str, int] = {}
         wildcard: list[tuple[int, str]] = []
@@ -149,8 +152,9 @@ class Reading(Protocol):
         """The records whose rules apply to the robot with name ``token`` (empty: none)."""
         ...
 
-    def compile(self, rules: Sequence[Rule]) -> RuleMatcher:
-        """Compile the applicable rules."""
+    def compile(self, rules: Sequence[Rule], *, tail_unread: bool = False) -> RuleMatcher:
+        """Compile the applicable rules; with ``tail_unread``, a path none matches is not
+        allowed (O8)."""
         ...
 
 
@@ -241,11 +245,13 @@ class DraftReading:
                 return (record,)
         return ()
 
-    def compile(self, rules: Sequence[Rule]) -> RuleMatcher:
+    def compile(self, rules: Sequence[Rule], *, tail_unread: bool = False) -> RuleMatcher:
         """M1-M3: file order, octet prefixes, empty values never match."""
         kept = [rule for rule in rules if rule.path]
         patterns = [(False, draft_decode(rule.path)) for rule in kept]
-        return RuleMatcher(kept, patterns, draft_normalise)
+        return RuleMatcher(
+            kept, patterns, draft_normalise, allowed_when_no_rule_matches=not tail_unread
+        )
 
 
 # --- RFC 9309 ----------------------------------------------------------------------------------
@@ -282,9 +288,18 @@ def _rfc9309_pattern(path: str) -> Pattern:
     return (True, regex + r"\Z" if anchored else regex)
 
 
-def _product_name(agent: str) -> str:
-    match = _NAME_TOKEN.match(agent)
-    return match.group() if match else ""
+# A product token ends where an HTTP token may not go on (RFC 9110 5.6.2), or at a "*": Google
+# reads the leading run of letters, "-" and "_" (RFC 9309 2.2.1), so "politecrawl," and
+# "politecrawl*" name us. Non-ASCII letters and digits are kept: a robot's name may have them.
+_LEADING_NAME = re.compile(r'[^\s"(),/:;<=>?@\[\\\]{}*]*')
+
+
+def _names_of(agent: str) -> tuple[str, str]:
+    """The robot names a User-agent value stands for: its product name, and the name before
+    any punctuation (``foo*bot`` names the robot ``foo*bot``, and ``foo`` too)."""
+    product = _NAME_TOKEN.match(agent)
+    leading = _LEADING_NAME.match(agent)
+    return (product.group() if product else "", leading.group() if leading else "")
 
 
 class Rfc9309Reading:
@@ -302,20 +317,22 @@ class Rfc9309Reading:
             named = tuple(
                 record
                 for record in records
-                if any(_product_name(agent) == token for agent in record.agents)
+                if any(token in _names_of(agent) for agent in record.agents)
             )
             if named:
                 return named
         return tuple(record for record in records if "*" in record.agents)
 
-    def compile(self, rules: Sequence[Rule]) -> RuleMatcher:
+    def compile(self, rules: Sequence[Rule], *, tail_unread: bool = False) -> RuleMatcher:
         """Longest normalised pattern first, Allow before Disallow at equal length."""
         ranked = sorted(
             (rule for rule in rules if rule.path),
             key=lambda rule: (-len(rule.path), not rule.allow),
         )
         patterns = [_rfc9309_pattern(rule.path) for rule in ranked]
-        return RuleMatcher(ranked, patterns, rfc9309_normalise)
+        return RuleMatcher(
+            ranked, patterns, rfc9309_normalise, allowed_when_no_rule_matches=not tail_unread
+        )
 
 
 READING: dict[ReadingName, Reading] = {

@@ -28,6 +28,8 @@ _WORDS = re.compile(r"[^ \t\v\f]+")
 _REQUEST_RATE = re.compile(
     r"(\d+)\s*/\s*(\d+(?:\.\d*)?)\s*([smhd]?)(?:\s+\d{4}\s*-\s*\d{4})?", re.IGNORECASE
 )
+# "Disallow; /path" (bancaditalia.it): a semicolon or equals sign typed for the colon (F3).
+_MISTYPED_SEPARATOR = re.compile(r"[ \t\v\f]*([A-Za-z][A-Za-z -]*?)[ \t\v\f]*[;=](.*)", re.DOTALL)
 _RATE_UNIT_SECONDS = {"": 1.0, "s": 1.0, "m": 60.0, "h": 3600.0, "d": 86400.0}
 
 
@@ -95,14 +97,17 @@ class ParseWarning:
 
 
 class Directive(NamedTuple):
-    """One meaningful line: its values (octets as latin-1 text, split per F5), its number, and
-    the line as written, for explanations. A NamedTuple, not a dataclass: one is made per line,
-    and a frozen dataclass costs several times more to build."""
+    """One meaningful line: its values (octets as latin-1 text, split per F5), its number, the
+    line as written, for explanations, and the value unsplit. A NamedTuple, not a dataclass: one
+    is made per line, and a frozen dataclass costs several times more to build."""
 
     field: Field
     values: tuple[str, ...]
+    """The draft's reading: a Disallow or User-agent value split at blanks (F5)."""
     line_number: int
     line: str
+    whole_value: tuple[str, ...] = ()
+    """RFC 9309's reading of a rule line: the path unsplit (none if it is empty or ignored)."""
 
     @property
     def display_line(self) -> str:
@@ -120,6 +125,9 @@ class ParsedRobots:
     truncated: bool
     """True when a limit of ``RobotsLimits`` cut something off."""
     limits: RobotsLimits = field(default_factory=RobotsLimits)
+    tail_unread: bool = False
+    """True when the file went on past the byte or rule limit: its unread part may forbid any
+    URL, so a URL that no rule read decides is not allowed (O8: when in doubt, fetch less)."""
 
 
 def octets_to_text(octets: str) -> str:
@@ -165,11 +173,18 @@ def parse_request_rate(value: str) -> RequestRate | None:
     return RequestRate(requests, seconds)
 
 
-def _split_missing_colon(line: str) -> tuple[str, str] | None:
-    """``(field name, value)`` when a known field name is followed by a blank, not a colon (F3).
+def _split_without_colon(line: str) -> tuple[str, str] | None:
+    """``(field name, value)`` when a known field name is followed by a blank or a mistyped
+    separator (``;`` or ``=``) instead of a colon (F3), else ``None``.
 
-    Two-word names come first: ``user agent harry potter`` names harry and potter.
+    Two-word names come first: ``user agent harry potter`` names harry and potter. A mistyped
+    separator is read for every field but Allow: reading a mistyped Allow could fetch more.
     """
+    mistyped = _MISTYPED_SEPARATOR.match(line)
+    if mistyped is not None:
+        name = mistyped.group(1).lower()
+        if name in _FIELD_NAMES and _FIELD_NAMES[name] is not Field.ALLOW:
+            return name, mistyped.group(2)
     words = line.strip(_BLANKS).split(None, 2)
     if len(words) == 3 and f"{words[0]} {words[1]}".lower() in _FIELD_NAMES:
         return f"{words[0]} {words[1]}".lower(), words[2]
@@ -183,7 +198,7 @@ def parse_robots_text(data: str | bytes, limits: RobotsLimits | None = None) -> 
     limits = limits or RobotsLimits()
     if isinstance(data, str):
         data = text_to_bytes(data)
-    reader = _Reader(limits, truncated=len(data) > limits.max_bytes)
+    reader = _Reader(limits, tail_unread=len(data) > limits.max_bytes)
     text = data[: limits.max_bytes].decode("latin-1")
     for bom in _PARTIAL_BOMS:
         if text.startswith(bom):
@@ -202,15 +217,16 @@ def parse_robots_text(data: str | bytes, limits: RobotsLimits | None = None) -> 
         tuple(reader.warnings),
         reader.truncated,
         limits,
+        reader.tail_unread,
     )
 
 
 class _Reader:
     """The parser's state while it reads lines."""
 
-    def __init__(self, limits: RobotsLimits, *, truncated: bool) -> None:
+    def __init__(self, limits: RobotsLimits, *, tail_unread: bool) -> None:
         self.limits = limits
-        self.truncated = truncated
+        self.truncated = self.tail_unread = tail_unread
         self.directives: list[Directive] = []
         self.sitemaps: list[str] = []
         self.warnings: list[ParseWarning] = []
@@ -237,7 +253,7 @@ class _Reader:
         if name in _FIELD_NAMES:
             value = content[colon + 1 :]
         else:
-            split = _split_missing_colon(content)
+            split = _split_without_colon(content)
             if split is None:
                 if colon < 0:
                     self.warn(line_number, "no field name, line ignored")
@@ -251,18 +267,19 @@ class _Reader:
         if cut and kind is not Field.DISALLOW:
             self.warn(line_number, f"{kind.value} line cut short, ignored")
             return True
+        whole_value: tuple[str, ...] = ()
         if kind is Field.ALLOW or kind is Field.DISALLOW:
-            values = _rule_values(kind, value, line_number, self.warnings)
+            values, whole_value = _rule_values(kind, value, line_number, self.warnings)
             self.rule_count += len(values)
             if self.rule_count > self.limits.max_rules:
-                self.truncated = True
+                self.truncated = self.tail_unread = True
                 self.warn(line_number, "too many rules, rest of file ignored")
                 return False
         elif kind is Field.USER_AGENT:
             values = tuple(_WORDS.findall(value))  # F5: "Copernicus Fred" names both
         else:
             values = (value,)
-        self.directives.append(Directive(kind, values, line_number, line))
+        self.directives.append(Directive(kind, values, line_number, line, whole_value))
         return True
 
     def read_sitemap(self, line_number: int, value: str, *, cut: bool) -> None:
@@ -276,38 +293,61 @@ class _Reader:
 
 def _rule_values(
     kind: Field, value: str, line_number: int, warnings: list[ParseWarning]
-) -> tuple[str, ...]:
-    """The paths of an Allow or Disallow value; empty means the line matches nothing (M3)."""
+) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The paths of an Allow or Disallow value, as the draft reads them (F5: a Disallow's
+    blank-separated paths) and as RFC 9309 does (the value whole); empty: matches nothing (M3).
+    """
     if value.startswith("/") and " " not in value and "\t" not in value:
-        return (value,)  # the common case
+        paths = (value,)
+        return paths, paths  # the common case
     if not value:
-        return ()
-    # F5: "Disallow: /cgi-bin/ /tmp/" forbids both. An Allow is never split: a 1994-era file
-    # has no Allow, and splitting "/my file.html" would allow all of "/my".
-    paths = _WORDS.findall(value) if kind is Field.DISALLOW else [value]
-    result = []
-    for written in paths:
-        path = written
-        if path.lower().startswith(("http://", "https://")):
-            # A full URL cannot mean this host's root (it may name another host): it matches
-            # only what it literally says, as Protego and Google read it.
-            path = "/" + path
+        return (), ()
+    whole = _rule_path(kind, value, line_number, warnings)
+    whole_paths = () if whole is None else (whole,)
+    words = _WORDS.findall(value)
+    # An Allow is never split: a 1994-era file has no Allow, and splitting "/my file.html"
+    # would allow all of "/my".
+    if kind is Field.ALLOW or len(words) == 1:
+        return whole_paths, whole_paths
+    # F5: "Disallow: /cgi-bin/ /tmp/" forbids both. A lone "/" or "*" among them is no path of
+    # that list: it would forbid the whole site, which the other paths show is not meant
+    # ("Disallow: /anal /", "Disallow: * http:*" on real sites).
+    split = []
+    for word in words:
+        if word == "/" or not word.strip("*"):
             warnings.append(
-                ParseWarning(
-                    line_number,
-                    f"a full URL in a rule matches only the literal path {path}; "
-                    "write the path alone",
-                )
+                ParseWarning(line_number, f"a lone {word!r} among several paths, not read alone")
             )
-        elif not path.startswith(("/", "*")):
-            if kind is Field.ALLOW:
-                # RFC 9309 2.2: a path starts with "/", and Google never matches one that does
-                # not. Adding one would let "Allow: app/uploads/" outrank "Disallow: /*?" (F3).
-                warnings.append(
-                    ParseWarning(line_number, "Allow path does not start with '/', line ignored")
-                )
-                continue
-            path = "/" + path
-            warnings.append(ParseWarning(line_number, "path does not start with '/', one added"))
-        result.append(path)
-    return tuple(result)
+            continue
+        path = _rule_path(kind, word, line_number, warnings)
+        if path is not None:
+            split.append(path)
+    return tuple(split), whole_paths
+
+
+def _rule_path(
+    kind: Field, written: str, line_number: int, warnings: list[ParseWarning]
+) -> str | None:
+    """One rule path as matched: a full URL or a missing "/" mended, or ``None`` to ignore."""
+    if written.lower().startswith(("http://", "https://")):
+        # A full URL cannot mean this host's root (it may name another host): it matches
+        # only what it literally says, as Protego and Google read it.
+        path = "/" + written
+        warnings.append(
+            ParseWarning(
+                line_number,
+                f"a full URL in a rule matches only the literal path {path}; write the path alone",
+            )
+        )
+        return path
+    if written.startswith(("/", "*")):
+        return written
+    if kind is Field.ALLOW:
+        # RFC 9309 2.2: a path starts with "/", and Google never matches one that does
+        # not. Adding one would let "Allow: app/uploads/" outrank "Disallow: /*?" (F3).
+        warnings.append(
+            ParseWarning(line_number, "Allow path does not start with '/', line ignored")
+        )
+        return None
+    warnings.append(ParseWarning(line_number, "path does not start with '/', one added"))
+    return "/" + written

@@ -205,28 +205,26 @@ class RobotsPolicy:
             return Verdict(
                 True, name, token, path, None, None, "/robots.txt is always allowed (O2)"
             )
-        if not view.records:
-            return Verdict(
-                True,
-                name,
-                token,
-                path,
-                None,
-                None,
-                f"no record names {_shown(token)} and there is no '*' record (A4)",
-            )
-        record_line = view.records[0].line_number
+        record_line = view.records[0].line_number if view.records else None
         rule = view.matcher.first_match(path)
         if rule is None:
-            return Verdict(
-                True,
-                name,
-                token,
-                path,
-                None,
-                record_line,
-                f"no rule of the record at line {record_line} matches (M1)",
-            )
+            if record_line is None:
+                reason = f"no record names {_shown(token)} and there is no '*' record (A4)"
+            else:
+                reason = f"no rule of the record at line {record_line} matches (M1)"
+            if self._data.parsed.tail_unread:
+                return Verdict(
+                    False,
+                    name,
+                    token,
+                    path,
+                    None,
+                    record_line,
+                    f"{reason}, but the file went on past the parser's limit of "
+                    f"{self.limits.max_bytes:,} bytes or {self.limits.max_rules:,} rules, and "
+                    "its unread part may forbid it (O8: when in doubt, fetch less)",
+                )
+            return Verdict(True, name, token, path, None, record_line, reason)
         kind = "Allow" if rule.allow else "Disallow"
         return Verdict(
             rule.allow,
@@ -270,7 +268,7 @@ class RobotsPolicy:
         view = _AgentView(
             token,
             records,
-            reading.compile(rules),
+            reading.compile(rules, tail_unread=self._data.parsed.tail_unread),
             max(delays) if delays else None,
             max(rates, key=_seconds_per_request) if rates else None,
         )

@@ -1,4 +1,4 @@
-"""Directives to records: which lines belong to which User-agent group [F2, F4, F6].
+"""Directives to records: which lines belong to which User-agent group [F2, F4, F5, F6].
 
 Both semantics share these rules: a User-agent line after a rule line starts a new record, and
 rule lines before any User-agent line are ignored (F4). Rule lines are Allow, Disallow and the
@@ -6,7 +6,8 @@ extensions read here, Crawl-delay and Request-rate (the draft's grammar counts e
 rule lines; so do CPython and Protego): ``User-agent: *`` then ``Crawl-delay: 10`` ends with
 the next User-agent line, never swallowing it. They differ on blank lines: the draft ends a
 record at a blank line once it has a rule line, while a blank line between User-agent lines
-and the first rule keeps them together (F4); RFC 9309 ignores blank lines. The draft also drops
+and the first rule keeps them together (F4); RFC 9309 ignores blank lines. The draft reads a
+Disallow's blank-separated paths as several (F5), RFC 9309 the value whole. The draft also drops
 a record with no rule line at all (its grammar requires one), so a trailing ``User-agent: x``
 does not take x out of the ``*`` record; RFC 9309 keeps it as an empty group.
 """
@@ -55,6 +56,9 @@ class Record:
     request_rate: RequestRate | None
     line_number: int
     """The line of its first User-agent line."""
+    splits_paths: bool = True
+    """The draft reads a Disallow's blank-separated paths as several (F5); RFC 9309 reads the
+    value whole."""
 
     @property
     def rules(self) -> tuple[Rule, ...]:
@@ -62,7 +66,7 @@ class Record:
         return tuple(
             Rule(line.field is Field.ALLOW, path, line)
             for line in self.rule_lines
-            for path in line.values
+            for path in (line.values if self.splits_paths else line.whole_value)
         )
 
 
@@ -95,13 +99,14 @@ class _RecordBuilder:
             ):
                 self.request_rate = rate
 
-    def build(self) -> Record:
+    def build(self, *, draft: bool) -> Record:
         return Record(
             tuple(self.agents),
             tuple(self.rule_lines),
             self.crawl_delay,
             self.request_rate,
             self.line_number,
+            splits_paths=draft,
         )
 
 
@@ -123,4 +128,6 @@ def group_records(directives: tuple[Directive, ...], *, draft: bool) -> tuple[Re
         elif current is not None:
             current.add(directive)
         # else: a rule line outside any record is ignored (F4)
-    return tuple(builder.build() for builder in builders if builder.has_rule_line or not draft)
+    return tuple(
+        builder.build(draft=draft) for builder in builders if builder.has_rule_line or not draft
+    )

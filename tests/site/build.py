@@ -41,7 +41,7 @@ ORIGINS = (
     ("robots-503", 9, "O6: robots.txt always 503 with Retry-After: origin deferred"),
     ("robots-redirect", 10, "O7: robots.txt 301 to another path on the origin"),
     ("robots-redirect-cross", 11, "O7: robots.txt 302 to another origin; applies here"),
-    ("robots-huge", 12, "O8: robots.txt over 512 KiB; a Disallow after the cut"),
+    ("robots-huge", 12, "O8: robots.txt over 512 KiB: what no rule before the cut decides"),
     ("robots-slow", 13, "O6/O8: robots.txt answers slowly (within the time limit)"),
     ("robots-disallow-all", 14, "M1: Disallow: / for *"),
     ("robots-redirect-loop", 15, "O7: robots.txt redirect loop: counts as O6, deferred"),
@@ -72,7 +72,8 @@ _LONGEST_ROBOTS = (
 
 @cache
 def _huge_robots() -> str:
-    head = "# O8: this file is over 512 KiB; the rule for /late/ comes after the cut.\n"
+    head = "# O8: this file is over 512 KiB; the rule for /late/ comes after the cut, so every\n"
+    head += "# URL no rule before the cut decides is in doubt, and is not fetched.\n"
     head += "User-agent: *\nDisallow: /early/\n"
     filler = "# padding padding padding padding padding padding padding pad\n"
     count = (ROBOTS_MAX_BYTES + 64 * 1024) // len(filler)

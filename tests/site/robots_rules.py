@@ -29,6 +29,11 @@ class RobotsFile:
     records: tuple[Record, ...]
     sitemaps: tuple[str, ...] = ()
     groups: tuple[Record, ...] = ()  # RFC 9309's groups: blank lines ignored
+    tail_unread: bool = False  # O8: the file went on past the byte limit
+
+    def _undecided(self) -> tuple[bool, str | None]:
+        """No rule read decides: allowed, unless the unread tail might forbid (O8)."""
+        return (False, "the unread tail (O8)") if self.tail_unread else (True, None)
 
     def verdict(self, agent: str, path: str) -> tuple[bool, str | None]:
         """M7 (strict): ``(allowed, the forbidding rule)``: allowed only when both readings
@@ -54,9 +59,9 @@ class RobotsFile:
                     candidate = (len(rule), is_allow, rule)
                     if best is None or candidate[:2] > best[:2]:
                         best = candidate
-        if best is None or best[1]:
-            return True, None
-        return False, f"Disallow: {best[2]}"
+        if best is None:
+            return self._undecided()
+        return (True, None) if best[1] else (False, f"Disallow: {best[2]}")
 
     def crawl_delay_seconds(self, agent: str) -> float | None:
         """The slower of the two readings' Crawl-delay (strict fetches no faster than either)."""
@@ -82,13 +87,15 @@ class RobotsFile:
     def draft_verdict(self, agent: str, path: str) -> tuple[bool, str | None]:
         """``(allowed, deciding rule)`` for a path with its ``?query`` (M1-M4)."""
         record = self.record_for(agent)
-        if record is None or path == "/robots.txt":
+        if path == "/robots.txt":
             return True, None  # O2: robots.txt itself is always allowed
+        if record is None:
+            return self._undecided()  # A4: unlimited, as far as the file was read
         target = octets(path)
         for is_allow, rule in record.rules:
             if rule and target.startswith(octets(rule)):  # M3: an empty value matches nothing
                 return is_allow, f"{'Allow' if is_allow else 'Disallow'}: {rule}"
-        return True, None
+        return self._undecided()
 
 
 def octets(text: str) -> bytes:
@@ -118,10 +125,11 @@ def _rfc9309_matches(rule: str, path: str) -> bool:
     )
 
 
-def parse_robots(text: str) -> RobotsFile:
-    """Read records both ways: the draft's (``_parse(text, draft=True)``) and RFC 9309's."""
+def parse_robots(text: str, *, tail_unread: bool = False) -> RobotsFile:
+    """Read records both ways: the draft's (``_parse(text, draft=True)``) and RFC 9309's.
+    ``tail_unread``: the file went on past what was read (O8)."""
     draft = _parse(text, draft=True)
-    return RobotsFile(draft.records, draft.sitemaps, _parse(text, draft=False).records)
+    return RobotsFile(draft.records, draft.sitemaps, _parse(text, draft=False).records, tail_unread)
 
 
 def _parse(text: str, *, draft: bool) -> RobotsFile:

@@ -11,7 +11,8 @@ below; nothing is hand-listed. Each rule names its SPEC id:
 - O6  5xx, 429, and (O7) a redirect loop or more than 5 hops: every URL deferred: never fetched.
       The truth uses a page's steady answer: a robots.txt that fails first and later answers
       is read as its later answer (the crawler retries, O6).
-- O8  only the first 512 KiB of robots.txt is read.
+- O8  only the first 512 KiB of robots.txt is read; when the file goes on, a URL that no rule
+      read decides is not fetched (its unread part might forbid it).
 - C4  page redirects are followed hop by hop, at most 10 (a chain's start and 10 targets are
       fetched, the 11th target never); each hop passes C1, C3 and robots.
 - C7  bodies are read up to 10 MiB after decompression: links beyond are never seen.
@@ -277,7 +278,10 @@ def robots_outcome(
         status = page.status
         if 200 <= status < 300:
             text = page.body[:max_bytes].decode("utf-8", "replace")  # O8
-            return RobotsOutcome("rules", tuple(chain), "O3", parse_robots(text))
+            tail_unread = len(page.body) > max_bytes
+            return RobotsOutcome(
+                "rules", tuple(chain), "O3", parse_robots(text, tail_unread=tail_unread)
+            )
         if status in (401, 403) and disallow_on_401_403:
             return RobotsOutcome("disallow-all", tuple(chain), f"O5: robots.txt {status}")
         if status == 429 or status >= 500:

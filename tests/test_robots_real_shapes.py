@@ -1,0 +1,121 @@
+"""Real sites' robots.txt lines that an earlier engine misread, each read as its owner means it
+[F3, F5, A2, M6, M7].
+
+Each line is quoted from a real file found by a review of 11,107 sites' robots.txt. The verdicts
+are given per reading as ``(draft, rfc9309, strict)``.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from politecrawl.robots import parse_robots
+
+AGENT = "politecrawl/1.0 (+https://example.org/bot)"
+
+
+def verdicts(robots: str, url: str, agent: str = AGENT) -> tuple[bool, bool, bool]:
+    """(draft, rfc9309, strict) for ``url``."""
+    policy = parse_robots(robots, semantics="strict")
+    return tuple(  # type: ignore[return-value]
+        policy.with_semantics(name).is_allowed(agent, url)
+        for name in ("draft", "rfc9309", "strict")
+    )
+
+
+# --- F5 is the draft's; a lone "/" or "*" among several paths is no path of the list ----------
+
+
+@pytest.mark.parametrize(
+    ("line", "url", "expected"),
+    [
+        # femalefirst.co.uk: one stray blank must not forbid the whole site.
+        ("Disallow: /anal /", "/news/index.html", (True, True, True)),
+        ("Disallow: /anal /", "/anal/x", (False, True, False)),
+        # thehindu.com: "*" alone would forbid every URL in RFC 9309's reading.
+        ("Disallow: * http:*", "/news/national/", (True, True, True)),
+        # modani.com
+        ("Disallow: / *? Price = *", "/sofas/", (True, True, True)),
+        ("Disallow: / *? Price = *", "/sofas?color=red", (True, True, True)),
+        # realtor.com: "/*not" split off would forbid every URL holding "not".
+        ("Disallow: /*not found", "/notebooks/", (True, True, True)),
+        ("Disallow: /*not found", "/x/not%20found", (True, False, False)),
+    ],
+)
+def test_f5_a_stray_blank_in_a_disallow_never_forbids_the_whole_site(line, url, expected):
+    assert verdicts(f"User-agent: *\n{line}\n", url) == expected
+
+
+def test_f5_the_lone_slash_that_is_not_read_is_named_in_a_warning():
+    policy = parse_robots("User-agent: *\nDisallow: /anal /\n")
+    assert [(w.line_number, w.message) for w in policy.warnings] == [
+        (2, "a lone '/' among several paths, not read alone")
+    ]
+
+
+def test_f5_m6_rfc9309_reads_a_disallow_value_whole():
+    robots = "User-agent: *\nDisallow: /cgi-bin/ /tmp/\n"
+    assert verdicts(robots, "/tmp/x") == (False, True, False)
+    assert verdicts(robots, "/cgi-bin/%20/tmp/x") == (False, False, False)
+
+
+def test_f5_a_lone_slash_alone_still_forbids_everything():
+    assert verdicts("User-agent: *\nDisallow: /\n", "/a") == (False, False, False)
+    assert verdicts("User-agent: *\nDisallow: /  \n", "/a") == (False, False, False)
+
+
+# --- F3: a separator typed wrong --------------------------------------------------------------
+
+
+def test_f3_a_semicolon_typed_for_the_colon_is_read_as_meant():
+    # bancaditalia.it
+    robots = "User-agent: *\nDisallow; /pubblicazioni/bollettino-vigilanza/2013-*\n"
+    url = "/pubblicazioni/bollettino-vigilanza/2013-01/index.html"
+    assert verdicts(robots, url) == (True, False, False)  # the draft has no wildcards
+    assert verdicts(robots, "/pubblicazioni/bollettino-vigilanza/2013-*") == (False, False, False)
+    assert verdicts(robots, "/pubblicazioni/") == (True, True, True)
+
+
+@pytest.mark.parametrize(
+    "robots",
+    [
+        "User-agent: *\nDisallow;/private\n",
+        "User-agent: *\ndisallow = /private\n",
+        "User-agent; politecrawl\nDisallow: /private\n",
+    ],
+)
+def test_f3_semicolon_and_equals_sign_for_the_colon(robots):
+    assert verdicts(robots, "/private/a") == (False, False, False)
+    assert verdicts(robots, "/public/a") == (True, True, True)
+
+
+def test_f3_an_allow_with_a_mistyped_separator_is_not_read():
+    robots = "User-agent: *\nDisallow: /\nAllow; /public\n"
+    assert verdicts(robots, "/public/a") == (False, False, False)
+    assert verdicts("User-agent: *\nDisallow: /\nAllow: /public\n", "/public/a") == (
+        False,  # the draft's first match: Disallow: / comes first
+        True,
+        False,
+    )
+
+
+# --- A2 / RFC 9309 2.2.1: a robot named with punctuation after its name ----------------------
+
+
+@pytest.mark.parametrize("agents", ["politecrawl, otherbot", "politecrawl*", "politecrawl;"])
+def test_a2_m6_a_name_followed_by_punctuation_names_the_robot(agents):
+    robots = f"User-agent: *\nDisallow: /\n\nUser-agent: {agents}\nDisallow: /private\n"
+    assert verdicts(robots, "/public") == (True, True, True)
+    assert verdicts(robots, "/private") == (False, False, False)
+    assert verdicts(robots, "/public", agent="otherbot/2.0") == (
+        "otherbot" in agents,
+        "otherbot" in agents,
+        "otherbot" in agents,
+    )
+
+
+def test_a2_m6_a_longer_name_does_not_name_the_robot():
+    robots = "User-agent: *\nDisallow: /\n\nUser-agent: politecrawler\nAllow: /\n"
+    # The draft's substring match (A2) reads "politecrawler" as naming politecrawl; RFC 9309
+    # does not, so strict keeps the "*" record's Disallow.
+    assert verdicts(robots, "/a") == (True, False, False)
