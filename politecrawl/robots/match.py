@@ -288,18 +288,30 @@ def _rfc9309_pattern(path: str) -> Pattern:
     return (True, regex + r"\Z" if anchored else regex)
 
 
-# A product token ends where an HTTP token may not go on (RFC 9110 5.6.2), or at a "*": Google
-# reads the leading run of letters, "-" and "_" (RFC 9309 2.2.1), so "politecrawl," and
-# "politecrawl*" name us. Non-ASCII letters and digits are kept: a robot's name may have them.
+# Google reads the leading run of letters, "-" and "_" of a User-agent line as the robot's name
+# (RFC 9309 2.2.1's product token), so "politecrawl," and "politecrawl*" name us. Here a name
+# ends where an HTTP token may not go on (RFC 9110 5.6.2), or at a "*": non-ASCII letters and
+# digits are kept, since a robot's name may have them.
 _LEADING_NAME = re.compile(r'[^\s"(),/:;<=>?@\[\\\]{}*]*')
 
 
-def _names_of(agent: str) -> tuple[str, str]:
-    """The robot names a User-agent value stands for: its product name, and the name before
-    any punctuation (``foo*bot`` names the robot ``foo*bot``, and ``foo`` too)."""
-    product = _NAME_TOKEN.match(agent)
-    leading = _LEADING_NAME.match(agent)
-    return (product.group() if product else "", leading.group() if leading else "")
+def _product_name(agent: str) -> str:
+    match = _NAME_TOKEN.match(agent)
+    return match.group() if match else ""
+
+
+def _leading_name(agent: str) -> str:
+    match = _LEADING_NAME.match(agent)
+    return match.group() if match else ""
+
+
+def _names(record: Record, token: str) -> bool:
+    """RFC 9309: does ``record`` name the robot ``token``? A User-agent line's first word
+    names it by its leading name or its product name; a later word (F5: ``Copernicus Fred``)
+    only by its product name, so "(compatible with Googlebot)" names nobody."""
+    return any(
+        token in (_product_name(first), _leading_name(first)) for first in record.first_agents
+    ) or any(_product_name(agent) == token for agent in record.agents)
 
 
 class Rfc9309Reading:
@@ -314,11 +326,7 @@ class Rfc9309Reading:
     def select(self, records: tuple[Record, ...], token: str) -> tuple[Record, ...]:
         """Every group naming the product token exactly (case-insensitively); else every ``*``."""
         if token:
-            named = tuple(
-                record
-                for record in records
-                if any(token in _names_of(agent) for agent in record.agents)
-            )
+            named = tuple(record for record in records if _names(record, token))
             if named:
                 return named
         return tuple(record for record in records if "*" in record.agents)

@@ -126,8 +126,9 @@ class ParsedRobots:
     """True when a limit of ``RobotsLimits`` cut something off."""
     limits: RobotsLimits = field(default_factory=RobotsLimits)
     tail_unread: bool = False
-    """True when the file went on past the byte or rule limit: its unread part may forbid any
-    URL, so a URL that no rule read decides is not allowed (O8: when in doubt, fetch less)."""
+    """True when the file went on past the byte or rule limit and what was read has a
+    User-agent line: its unread part may forbid any URL, so a URL that no rule read decides is
+    not allowed (O8: when in doubt, fetch less)."""
 
 
 def octets_to_text(octets: str) -> str:
@@ -211,13 +212,15 @@ def parse_robots_text(data: str | bytes, limits: RobotsLimits | None = None) -> 
         cut = reader.truncated and index == last_index
         if not reader.read_line(index + 1, line, cut=cut):
             break
+    # An HTML error page over the limit is no robots.txt whose unread part might forbid.
+    is_robots_txt = any(line.field is Field.USER_AGENT for line in reader.directives)
     return ParsedRobots(
         tuple(reader.directives),
         tuple(reader.sitemaps),
         tuple(reader.warnings),
         reader.truncated,
         limits,
-        reader.tail_unread,
+        reader.tail_unread and is_robots_txt,
     )
 
 
@@ -294,27 +297,33 @@ class _Reader:
 def _rule_values(
     kind: Field, value: str, line_number: int, warnings: list[ParseWarning]
 ) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """The paths of an Allow or Disallow value, as the draft reads them (F5: a Disallow's
-    blank-separated paths) and as RFC 9309 does (the value whole); empty: matches nothing (M3).
+    """The paths of an Allow or Disallow value, as the draft reads them and as RFC 9309 does;
+    empty: the line matches nothing (M3).
+
+    F5: the draft reads a Disallow's blank-separated words as several paths. So does RFC 9309's
+    reading when every word is a path (``/cgi-bin/ /tmp/``); otherwise it reads the value whole,
+    as Google does (``/sitecore modules/`` is one folder, ``* http:*`` one pattern).
     """
     if value.startswith("/") and " " not in value and "\t" not in value:
         paths = (value,)
         return paths, paths  # the common case
+    if kind is Field.DISALLOW:
+        value = _without_repeated_name(value, line_number, warnings)
     if not value:
         return (), ()
-    whole = _rule_path(kind, value, line_number, warnings)
-    whole_paths = () if whole is None else (whole,)
     words = _WORDS.findall(value)
     # An Allow is never split: a 1994-era file has no Allow, and splitting "/my file.html"
     # would allow all of "/my".
     if kind is Field.ALLOW or len(words) == 1:
-        return whole_paths, whole_paths
-    # F5: "Disallow: /cgi-bin/ /tmp/" forbids both. A lone "/" or "*" among them is no path of
-    # that list: it would forbid the whole site, which the other paths show is not meant
-    # ("Disallow: /anal /", "Disallow: * http:*" on real sites).
+        whole = _rule_path(kind, value, line_number, warnings)
+        return ((), ()) if whole is None else ((whole,), (whole,))
+    lone = [word == "/" or not word.strip("*") for word in words]
     split = []
-    for word in words:
-        if word == "/" or not word.strip("*"):
+    for word, is_lone in zip(words, lone, strict=True):
+        # A lone "/" or "*" beside other words would forbid the whole site, which those words
+        # show is not meant ("Disallow: /anal /", "Disallow: * http:*" on real sites); alone
+        # on the line ("Disallow: / *") it means what it says.
+        if is_lone and not all(lone):
             warnings.append(
                 ParseWarning(line_number, f"a lone {word!r} among several paths, not read alone")
             )
@@ -322,7 +331,18 @@ def _rule_values(
         path = _rule_path(kind, word, line_number, warnings)
         if path is not None:
             split.append(path)
-    return tuple(split), whole_paths
+    if all(is_lone or word.startswith("/") for word, is_lone in zip(words, lone, strict=True)):
+        return tuple(split), tuple(split)
+    whole = _rule_path(kind, value, line_number, [])  # its words have been warned about
+    return tuple(split), () if whole is None else (whole,)
+
+
+def _without_repeated_name(value: str, line_number: int, warnings: list[ParseWarning]) -> str:
+    """``Disallow: Disallow: /search?*`` (real files) read as ``Disallow: /search?*`` (F3)."""
+    while value[:9].lower() == "disallow:":
+        value = value[9:].strip(_BLANKS)
+        warnings.append(ParseWarning(line_number, "'Disallow:' written twice, read once"))
+    return value
 
 
 def _rule_path(

@@ -56,6 +56,9 @@ class Record:
     request_rate: RequestRate | None
     line_number: int
     """The line of its first User-agent line."""
+    first_agents: tuple[str, ...] = ()
+    """The first word of each of its User-agent lines (lower-cased): RFC 9309 and Google read
+    a line's first word as the robot's name, and the rest as no name of their own."""
     splits_paths: bool = True
     """The draft reads a Disallow's blank-separated paths as several (F5); RFC 9309 reads the
     value whole."""
@@ -74,6 +77,7 @@ class _RecordBuilder:
     def __init__(self, line_number: int) -> None:
         self.line_number = line_number
         self.agents: list[str] = []
+        self.first_agents: list[str] = []
         self.rule_lines: list[Directive] = []
         self.has_rule_line = False
         self.crawl_delay: float | None = None
@@ -106,6 +110,7 @@ class _RecordBuilder:
             self.crawl_delay,
             self.request_rate,
             self.line_number,
+            tuple(self.first_agents),
             splits_paths=draft,
         )
 
@@ -125,6 +130,8 @@ def group_records(directives: tuple[Directive, ...], *, draft: bool) -> tuple[Re
                 current = _RecordBuilder(directive.line_number)
                 builders.append(current)
             current.agents.extend(agent.lower() for agent in directive.values)
+            if directive.values:
+                current.first_agents.append(directive.values[0].lower())
         elif current is not None:
             current.add(directive)
         # else: a rule line outside any record is ignored (F4)
