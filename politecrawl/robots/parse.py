@@ -4,11 +4,13 @@ The file is read as octets: it is decoded as latin-1, one character per byte, so
 (F1) and paths keep the exact octets the site wrote (M2, M5). A line is turned into a
 ``Directive``; blank lines are kept as markers because the draft's records end at them (F4) while
 RFC 9309 ignores them. How directives group into records is the semantics' business
-(``robots.records``), so one parse serves both readings.
+(``robots.records``), and what paths a rule's value stands for in each reading is
+``robots.rule_paths``'s, so one parse serves both readings.
 
-Lenient, and when in doubt the reading that fetches less wins: misspelled field names and a
-missing colon are read as meant (F3); a Disallow cut short by a limit is kept (a shorter prefix
-forbids more) while a cut Allow or User-agent line is dropped.
+Lenient, and when in doubt the reading that fetches less wins: misspelled field names, a missing
+colon and a ``;`` or ``=`` typed for it are read as meant (F3); a Disallow cut short by a limit
+is kept (a shorter prefix forbids more) while a cut Allow or User-agent line is dropped; a file
+that goes on past the limits forbids what no rule read decides (O8, ``tail_unread``).
 """
 
 from __future__ import annotations
@@ -19,10 +21,10 @@ import re
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
+from politecrawl.robots.rule_paths import BLANKS, WORDS, rule_paths
+
 _UTF8_BOM = "\xef\xbb\xbf"  # the UTF-8 BOM seen through latin-1 (F1)
 _PARTIAL_BOMS = (_UTF8_BOM, "\xef\xbb", "\xef")  # a cut BOM is skipped too, as Google does
-_BLANKS = " \t\v\f"  # str.strip() alone would also eat octets 0x85 and 0xA0 of UTF-8 text
-_WORDS = re.compile(r"[^ \t\v\f]+")
 # "n/seconds", an optional unit, and an optional time window ("1/10s 1820-1940") that is not
 # honoured: the rate then applies all day, which is the slower reading.
 _REQUEST_RATE = re.compile(
@@ -112,7 +114,7 @@ class Directive(NamedTuple):
     @property
     def display_line(self) -> str:
         """The line decoded as UTF-8 (undecodable octets replaced), for people."""
-        return octets_to_text(self.line.strip(_BLANKS))
+        return octets_to_text(self.line.strip(BLANKS))
 
 
 @dataclass(frozen=True, slots=True)
@@ -164,7 +166,7 @@ def parse_crawl_delay(value: str) -> float | None:
 
 def parse_request_rate(value: str) -> RequestRate | None:
     """``n/seconds`` (an ``s``, ``m``, ``h`` or ``d`` unit may follow), or ``None`` when invalid."""
-    match = _REQUEST_RATE.fullmatch(value.strip(_BLANKS))
+    match = _REQUEST_RATE.fullmatch(value.strip(BLANKS))
     if match is None:
         return None
     requests = int(match.group(1))
@@ -186,11 +188,11 @@ def _split_without_colon(line: str) -> tuple[str, str] | None:
         name = mistyped.group(1).lower()
         if name in _FIELD_NAMES and _FIELD_NAMES[name] is not Field.ALLOW:
             return name, mistyped.group(2)
-    words = line.strip(_BLANKS).split(None, 2)
+    words = line.strip(BLANKS).split(None, 2)
     if len(words) == 3 and f"{words[0]} {words[1]}".lower() in _FIELD_NAMES:
         return f"{words[0]} {words[1]}".lower(), words[2]
     if len(words) >= 2 and words[0].lower() in _FIELD_NAMES:
-        return words[0].lower(), line.strip(_BLANKS)[len(words[0]) :]
+        return words[0].lower(), line.strip(BLANKS)[len(words[0]) :]
     return None
 
 
@@ -246,13 +248,13 @@ class _Reader:
             self.warn(line_number, "line longer than the limit, cut")
         hash_at = line.find("#")
         content = line if hash_at < 0 else line[:hash_at]
-        if not content.strip(_BLANKS):
+        if not content.strip(BLANKS):
             if hash_at < 0 and not cut:
                 # A blank line; comment-only lines are not record boundaries (F2).
                 self.directives.append(Directive(Field.BLANK, (), line_number, ""))
             return True
         colon = content.find(":")
-        name = content[:colon].strip(_BLANKS).lower() if colon >= 0 else ""
+        name = content[:colon].strip(BLANKS).lower() if colon >= 0 else ""
         if name in _FIELD_NAMES:
             value = content[colon + 1 :]
         else:
@@ -263,7 +265,7 @@ class _Reader:
                 return True  # else an extension we do not read (F3)
             name, value = split
         kind = _FIELD_NAMES[name]
-        value = value.strip(_BLANKS)
+        value = value.strip(BLANKS)
         if kind is None:
             self.read_sitemap(line_number, value, cut=cut)
             return True
@@ -272,14 +274,15 @@ class _Reader:
             return True
         whole_value: tuple[str, ...] = ()
         if kind is Field.ALLOW or kind is Field.DISALLOW:
-            values, whole_value = _rule_values(kind, value, line_number, self.warnings)
+            values, whole_value, notes = rule_paths(value, is_allow=kind is Field.ALLOW)
+            self.warnings.extend(ParseWarning(line_number, note) for note in notes)
             self.rule_count += len(values)
             if self.rule_count > self.limits.max_rules:
                 self.truncated = self.tail_unread = True
                 self.warn(line_number, "too many rules, rest of file ignored")
                 return False
         elif kind is Field.USER_AGENT:
-            values = tuple(_WORDS.findall(value))  # F5: "Copernicus Fred" names both
+            values = tuple(WORDS.findall(value))  # F5: "Copernicus Fred" names both
         else:
             values = (value,)
         self.directives.append(Directive(kind, values, line_number, line, whole_value))
@@ -292,82 +295,3 @@ class _Reader:
         sitemap = octets_to_text(value)
         if sitemap not in self.sitemaps:
             self.sitemaps.append(sitemap)
-
-
-def _rule_values(
-    kind: Field, value: str, line_number: int, warnings: list[ParseWarning]
-) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """The paths of an Allow or Disallow value, as the draft reads them and as RFC 9309 does;
-    empty: the line matches nothing (M3).
-
-    F5: the draft reads a Disallow's blank-separated words as several paths. So does RFC 9309's
-    reading when every word is a path (``/cgi-bin/ /tmp/``); otherwise it reads the value whole,
-    as Google does (``/sitecore modules/`` is one folder, ``* http:*`` one pattern).
-    """
-    if value.startswith("/") and " " not in value and "\t" not in value:
-        paths = (value,)
-        return paths, paths  # the common case
-    if kind is Field.DISALLOW:
-        value = _without_repeated_name(value, line_number, warnings)
-    if not value:
-        return (), ()
-    words = _WORDS.findall(value)
-    # An Allow is never split: a 1994-era file has no Allow, and splitting "/my file.html"
-    # would allow all of "/my".
-    if kind is Field.ALLOW or len(words) == 1:
-        whole = _rule_path(kind, value, line_number, warnings)
-        return ((), ()) if whole is None else ((whole,), (whole,))
-    lone = [word == "/" or not word.strip("*") for word in words]
-    split = []
-    for word, is_lone in zip(words, lone, strict=True):
-        # A lone "/" or "*" beside other words would forbid the whole site, which those words
-        # show is not meant ("Disallow: /anal /", "Disallow: * http:*" on real sites); alone
-        # on the line ("Disallow: / *") it means what it says.
-        if is_lone and not all(lone):
-            warnings.append(
-                ParseWarning(line_number, f"a lone {word!r} among several paths, not read alone")
-            )
-            continue
-        path = _rule_path(kind, word, line_number, warnings)
-        if path is not None:
-            split.append(path)
-    if all(is_lone or word.startswith("/") for word, is_lone in zip(words, lone, strict=True)):
-        return tuple(split), tuple(split)
-    whole = _rule_path(kind, value, line_number, [])  # its words have been warned about
-    return tuple(split), () if whole is None else (whole,)
-
-
-def _without_repeated_name(value: str, line_number: int, warnings: list[ParseWarning]) -> str:
-    """``Disallow: Disallow: /search?*`` (real files) read as ``Disallow: /search?*`` (F3)."""
-    while value[:9].lower() == "disallow:":
-        value = value[9:].strip(_BLANKS)
-        warnings.append(ParseWarning(line_number, "'Disallow:' written twice, read once"))
-    return value
-
-
-def _rule_path(
-    kind: Field, written: str, line_number: int, warnings: list[ParseWarning]
-) -> str | None:
-    """One rule path as matched: a full URL or a missing "/" mended, or ``None`` to ignore."""
-    if written.lower().startswith(("http://", "https://")):
-        # A full URL cannot mean this host's root (it may name another host): it matches
-        # only what it literally says, as Protego and Google read it.
-        path = "/" + written
-        warnings.append(
-            ParseWarning(
-                line_number,
-                f"a full URL in a rule matches only the literal path {path}; write the path alone",
-            )
-        )
-        return path
-    if written.startswith(("/", "*")):
-        return written
-    if kind is Field.ALLOW:
-        # RFC 9309 2.2: a path starts with "/", and Google never matches one that does
-        # not. Adding one would let "Allow: app/uploads/" outrank "Disallow: /*?" (F3).
-        warnings.append(
-            ParseWarning(line_number, "Allow path does not start with '/', line ignored")
-        )
-        return None
-    warnings.append(ParseWarning(line_number, "path does not start with '/', one added"))
-    return "/" + written
