@@ -417,7 +417,7 @@ def test_o8_past_the_byte_limit_only_what_a_rule_read_allows_is_allowed(semantic
     verdict = policy.explain("a", "/elsewhere")
     assert not verdict.allowed
     assert "unread part" in verdict.reason
-    assert "524,288 bytes" in verdict.reason
+    assert "longer than 524,288 bytes" in verdict.reason
     # The same file within the limit: the line that forbids is read and named.
     whole = parse_robots(
         "User-agent: *\n" + allows + "Disallow: /\n",

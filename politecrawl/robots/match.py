@@ -289,10 +289,8 @@ def _rfc9309_pattern(path: str) -> Pattern:
 
 
 # Google reads the leading run of letters, "-" and "_" of a User-agent line as the robot's name
-# (RFC 9309 2.2.1's product token), so "politecrawl," and "politecrawl*" name us. Here a name
-# ends where an HTTP token may not go on (RFC 9110 5.6.2), or at a "*": non-ASCII letters and
-# digits are kept, since a robot's name may have them.
-_LEADING_NAME = re.compile(r'[^\s"(),/:;<=>?@\[\\\]{}*]*')
+# (RFC 9309 2.2.1's product token), so "politecrawl," and "politecrawl*" name us.
+_LEADING_NAME = re.compile(r"[A-Za-z_-]*")
 
 
 def _product_name(agent: str) -> str:
@@ -305,10 +303,11 @@ def _leading_name(agent: str) -> str:
     return match.group() if match else ""
 
 
-def _names(record: Record, token: str) -> bool:
+def _is_named_in(record: Record, token: str) -> bool:
     """RFC 9309: does ``record`` name the robot ``token``? A User-agent line's first word
-    names it by its leading name or its product name; a later word (F5: ``Copernicus Fred``)
-    only by its product name, so "(compatible with Googlebot)" names nobody."""
+    names it by its leading name (Google's reading) or its product name (a name with digits
+    or non-ASCII letters, ``UnicödeBöt``); a later word (F5: ``Copernicus Fred``) only by its
+    product name, so "(compatible with Googlebot)" names nobody."""
     return any(
         token in (_product_name(first), _leading_name(first)) for first in record.first_agents
     ) or any(_product_name(agent) == token for agent in record.agents)
@@ -326,7 +325,7 @@ class Rfc9309Reading:
     def select(self, records: tuple[Record, ...], token: str) -> tuple[Record, ...]:
         """Every group naming the product token exactly (case-insensitively); else every ``*``."""
         if token:
-            named = tuple(record for record in records if _names(record, token))
+            named = tuple(record for record in records if _is_named_in(record, token))
             if named:
                 return named
         return tuple(record for record in records if "*" in record.agents)

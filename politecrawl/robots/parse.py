@@ -31,7 +31,7 @@ _REQUEST_RATE = re.compile(
     r"(\d+)\s*/\s*(\d+(?:\.\d*)?)\s*([smhd]?)(?:\s+\d{4}\s*-\s*\d{4})?", re.IGNORECASE
 )
 # "Disallow; /path" (bancaditalia.it): a semicolon or equals sign typed for the colon (F3).
-_MISTYPED_SEPARATOR = re.compile(r"[ \t\v\f]*([A-Za-z][A-Za-z -]*?)[ \t\v\f]*[;=](.*)", re.DOTALL)
+_MISTYPED_SEPARATOR = re.compile(r"[ \t\v\f]*([A-Za-z][A-Za-z -]*?)[ \t\v\f]*[;=](.*)")
 _RATE_UNIT_SECONDS = {"": 1.0, "s": 1.0, "m": 60.0, "h": 3600.0, "d": 86400.0}
 
 
@@ -108,8 +108,8 @@ class Directive(NamedTuple):
     """The draft's reading: a Disallow or User-agent value split at blanks (F5)."""
     line_number: int
     line: str
-    whole_value: tuple[str, ...] = ()
-    """RFC 9309's reading of a rule line: the path unsplit (none if it is empty or ignored)."""
+    whole_value: tuple[str, ...]
+    """RFC 9309's reading of a rule line's value (``rule_paths``): its paths."""
 
     @property
     def display_line(self) -> str:
@@ -131,6 +131,8 @@ class ParsedRobots:
     """True when the file went on past the byte or rule limit and what was read has a
     User-agent line: its unread part may forbid any URL, so a URL that no rule read decides is
     not allowed (O8: when in doubt, fetch less)."""
+    unread_because: str = ""
+    """Which limit left the tail unread, for explanations."""
 
 
 def octets_to_text(octets: str) -> str:
@@ -201,7 +203,8 @@ def parse_robots_text(data: str | bytes, limits: RobotsLimits | None = None) -> 
     limits = limits or RobotsLimits()
     if isinstance(data, str):
         data = text_to_bytes(data)
-    reader = _Reader(limits, tail_unread=len(data) > limits.max_bytes)
+    cut_at_max_bytes = len(data) > limits.max_bytes
+    reader = _Reader(limits, tail_unread=cut_at_max_bytes)
     text = data[: limits.max_bytes].decode("latin-1")
     for bom in _PARTIAL_BOMS:
         if text.startswith(bom):
@@ -211,7 +214,7 @@ def parse_robots_text(data: str | bytes, limits: RobotsLimits | None = None) -> 
     last_index = len(lines) - 1
     for index, line in enumerate(lines):
         # The last line read from a file cut at max_bytes may be the start of a longer line.
-        cut = reader.truncated and index == last_index
+        cut = cut_at_max_bytes and index == last_index
         if not reader.read_line(index + 1, line, cut=cut):
             break
     # An HTML error page over the limit is no robots.txt whose unread part might forbid.
@@ -223,6 +226,7 @@ def parse_robots_text(data: str | bytes, limits: RobotsLimits | None = None) -> 
         reader.truncated,
         limits,
         reader.tail_unread and is_robots_txt,
+        reader.unread_because,
     )
 
 
@@ -232,6 +236,7 @@ class _Reader:
     def __init__(self, limits: RobotsLimits, *, tail_unread: bool) -> None:
         self.limits = limits
         self.truncated = self.tail_unread = tail_unread
+        self.unread_because = f"it is longer than {limits.max_bytes:,} bytes" if tail_unread else ""
         self.directives: list[Directive] = []
         self.sitemaps: list[str] = []
         self.warnings: list[ParseWarning] = []
@@ -251,7 +256,7 @@ class _Reader:
         if not content.strip(BLANKS):
             if hash_at < 0 and not cut:
                 # A blank line; comment-only lines are not record boundaries (F2).
-                self.directives.append(Directive(Field.BLANK, (), line_number, ""))
+                self.directives.append(Directive(Field.BLANK, (), line_number, "", ()))
             return True
         colon = content.find(":")
         name = content[:colon].strip(BLANKS).lower() if colon >= 0 else ""
@@ -279,6 +284,7 @@ class _Reader:
             self.rule_count += len(values)
             if self.rule_count > self.limits.max_rules:
                 self.truncated = self.tail_unread = True
+                self.unread_because = f"it has more than {self.limits.max_rules:,} rules"
                 self.warn(line_number, "too many rules, rest of file ignored")
                 return False
         elif kind is Field.USER_AGENT:

@@ -220,9 +220,9 @@ class RobotsPolicy:
                     path,
                     None,
                     record_line,
-                    f"{reason}, but the file went on past the parser's limit of "
-                    f"{self.limits.max_bytes:,} bytes or {self.limits.max_rules:,} rules, and "
-                    "its unread part may forbid it (O8: when in doubt, fetch less)",
+                    f"{reason}, but the file was not read to its end "
+                    f"({self._data.parsed.unread_because}), and its unread part may forbid it "
+                    "(O8: when in doubt, fetch less)",
                 )
             return Verdict(True, name, token, path, None, record_line, reason)
         kind = "Allow" if rule.allow else "Disallow"

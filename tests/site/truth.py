@@ -278,7 +278,8 @@ def robots_outcome(
         status = page.status
         if 200 <= status < 300:
             text = page.body[:max_bytes].decode("utf-8", "replace")  # O8
-            tail_unread = len(page.body) > max_bytes
+            # A page over the limit with no User-agent line read is no robots.txt (O8).
+            tail_unread = len(page.body) > max_bytes and "user-agent" in text.lower()
             return RobotsOutcome(
                 "rules", tuple(chain), "O3", parse_robots(text, tail_unread=tail_unread)
             )
