@@ -100,15 +100,16 @@ class ParseWarning:
 
 class Directive(NamedTuple):
     """One meaningful line: its values (octets as latin-1 text, split per F5), its number, the
-    line as written, for explanations, and the value unsplit. A NamedTuple, not a dataclass: one
-    is made per line, and a frozen dataclass costs several times more to build."""
+    line as written, for explanations, and a rule's paths in RFC 9309's reading. A NamedTuple,
+    not a dataclass: one is made per line, and a frozen dataclass costs several times more to
+    build."""
 
     field: Field
     values: tuple[str, ...]
     """The draft's reading: a Disallow or User-agent value split at blanks (F5)."""
     line_number: int
     line: str
-    whole_value: tuple[str, ...]
+    rfc9309_values: tuple[str, ...]
     """RFC 9309's reading of a rule line's value (``rule_paths``): its paths."""
 
     @property
@@ -277,9 +278,9 @@ class _Reader:
         if cut and kind is not Field.DISALLOW:
             self.warn(line_number, f"{kind.value} line cut short, ignored")
             return True
-        whole_value: tuple[str, ...] = ()
+        rfc9309_values: tuple[str, ...] = ()
         if kind is Field.ALLOW or kind is Field.DISALLOW:
-            values, whole_value, notes = rule_paths(value, is_allow=kind is Field.ALLOW)
+            values, rfc9309_values, notes = rule_paths(value, is_allow=kind is Field.ALLOW)
             self.warnings.extend(ParseWarning(line_number, note) for note in notes)
             self.rule_count += len(values)
             if self.rule_count > self.limits.max_rules:
@@ -291,7 +292,7 @@ class _Reader:
             values = tuple(WORDS.findall(value))  # F5: "Copernicus Fred" names both
         else:
             values = (value,)
-        self.directives.append(Directive(kind, values, line_number, line, whole_value))
+        self.directives.append(Directive(kind, values, line_number, line, rfc9309_values))
         return True
 
     def read_sitemap(self, line_number: int, value: str, *, cut: bool) -> None:

@@ -6,10 +6,10 @@ extensions read here, Crawl-delay and Request-rate (the draft's grammar counts e
 rule lines; so do CPython and Protego): ``User-agent: *`` then ``Crawl-delay: 10`` ends with
 the next User-agent line, never swallowing it. They differ on blank lines: the draft ends a
 record at a blank line once it has a rule line, while a blank line between User-agent lines
-and the first rule keeps them together (F4); RFC 9309 ignores blank lines. The draft reads a
-Disallow's blank-separated paths as several (F5), RFC 9309 the value whole. The draft also drops
-a record with no rule line at all (its grammar requires one), so a trailing ``User-agent: x``
-does not take x out of the ``*`` record; RFC 9309 keeps it as an empty group.
+and the first rule keeps them together (F4); RFC 9309 ignores blank lines. A rule line's paths
+are each reading's own (``rule_paths``: the draft splits a Disallow at blanks, F5). The draft
+also drops a record with no rule line at all (its grammar requires one), so a trailing
+``User-agent: x`` does not take x out of the ``*`` record; RFC 9309 keeps it as an empty group.
 """
 
 from __future__ import annotations
@@ -59,9 +59,9 @@ class Record:
     first_agents: tuple[str, ...] = ()
     """The first word of each of its User-agent lines (lower-cased): RFC 9309 and Google read
     a line's first word as the robot's name, and the rest as no name of their own."""
-    splits_paths: bool = True
-    """The draft reads a Disallow's blank-separated paths as several (F5); RFC 9309 reads the
-    value whole."""
+    draft_reading: bool = True
+    """Its rules take each line's draft paths (``Directive.values``), else RFC 9309's
+    (``Directive.rfc9309_values``)."""
 
     @property
     def rules(self) -> tuple[Rule, ...]:
@@ -69,7 +69,7 @@ class Record:
         return tuple(
             Rule(line.field is Field.ALLOW, path, line)
             for line in self.rule_lines
-            for path in (line.values if self.splits_paths else line.whole_value)
+            for path in (line.values if self.draft_reading else line.rfc9309_values)
         )
 
 
@@ -111,7 +111,7 @@ class _RecordBuilder:
             self.request_rate,
             self.line_number,
             tuple(self.first_agents),
-            splits_paths=draft,
+            draft_reading=draft,
         )
 
 
