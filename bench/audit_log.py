@@ -4,7 +4,8 @@
 
 - recall: the share of the truth's ``must`` URLs fetched (canonical URLs, any status);
 - forbidden: URLs fetched that the truth says are never fetched (``never`` and ``never_patterns``),
-  with the reason (SPEC id); unexpected: URLs in no list at all;
+  with the reason (SPEC id); allowed extras: URLs beyond the walk's that robots.txt allows and
+  ``may_patterns`` names (a sitemap guess, S1); unexpected: URLs in no list at all;
 - duplicates: canonical URLs fetched more than once, except robots.txt and ``repeatable`` URLs
   (5xx answers are retried); with ``kill_at``, a duplicate whose first fetch started before
   the kill and ended between ``kill_window`` seconds before it and the resumed crawl's first
@@ -96,6 +97,8 @@ class Audit:
     missed: list[str] = field(default_factory=list)
     forbidden: list[tuple[str, str]] = field(default_factory=list)
     unexpected: list[str] = field(default_factory=list)
+    allowed_extras: list[tuple[str, str]] = field(default_factory=list)
+    """Fetched beyond the walk's URLs, allowed by robots.txt and the truth's ``may_patterns``."""
     duplicates: dict[str, int] = field(default_factory=dict)
     duplicates_in_flight: dict[str, int] = field(default_factory=dict)
     robots_first: list[str] = field(default_factory=list)
@@ -136,6 +139,7 @@ class Audit:
         some("missed", self.missed)
         some("forbidden", [f"{url}  ({why})" for url, why in self.forbidden])
         some("unexpected", self.unexpected)
+        some("allowed extras", [f"{url}  ({why})" for url, why in self.allowed_extras])
         some("duplicates", [f"{url} x{n}" for url, n in self.duplicates.items()])
         some(
             "duplicates in flight at the kill (excused)",
@@ -300,10 +304,11 @@ def check_in_flight_at_kill() -> None:
 
 
 def _coverage(result: Audit, requests: list[Request], truth: dict[str, Any]) -> None:
-    """Recall, missed, forbidden (with reasons) and unexpected URLs."""
+    """Recall, missed, forbidden (with reasons), allowed extras and unexpected URLs."""
     must = set(truth["must"])
     never: dict[str, str] = truth["never"]
     patterns = [(re.compile(p), why) for p, why in truth["never_patterns"]]
+    may = [(re.compile(p), why) for p, why in truth.get("may_patterns", [])]
     result.must = len(must)
     fetched = {r.url for r in requests}
     result.fetched_must = len(must & fetched)
@@ -315,7 +320,10 @@ def _coverage(result: Audit, requests: list[Request], truth: dict[str, Any]) -> 
             or next((w for p, w in patterns if p.search(url)), None)
             or _robots_reason(url, truth)
         )
-        if why is None:
+        allowed = None if why else next((w for p, w in may if p.search(url)), None)
+        if allowed is not None:
+            result.allowed_extras.append((url, allowed))
+        elif why is None:
             result.unexpected.append(url)
         else:
             result.forbidden.append((url, why))

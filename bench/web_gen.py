@@ -755,6 +755,11 @@ def compute_truth(  # noqa: PLR0915 (one walk, its rules in order)
             [rf"^http://127\.0\.0\.\d+:{web.port}/trap/(?:x/){{4,}}$", "C3: trap"],
             [rf"^http://{re.escape(OUTSIDE_ADDRESS)}:{web.port}/", "C1: not a seed origin"],
         ],
+        # URLs a crawler may fetch beyond the walk's, when robots.txt allows them: politecrawl
+        # guesses each in-scope origin's /sitemap.xml (S1), which this web does not serve
+        "may_patterns": [
+            [rf"^http://127\.0\.0\.\d+:{web.port}/sitemap\.xml$", "S1: a sitemap guess"],
+        ],
         "repeatable": sorted(repeatable),
         "noindex": sorted(noindex),
         "indexable": sorted(indexable),
