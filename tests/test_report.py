@@ -22,6 +22,7 @@ from html.parser import HTMLParser
 import pytest
 from tests.store.conftest import BACK_ENDS, built_database
 
+from politecrawl.cli.inspect import _crawl_settings
 from politecrawl.errors import UserInputError
 from politecrawl.report import build_report, render_csv, render_history, render_json, render_text
 from politecrawl.report.html import render_html
@@ -39,6 +40,7 @@ from politecrawl.report.model import (
     ScopeExclusion,
     SlowPage,
 )
+from politecrawl.robots import RobotsLimits
 from politecrawl.robots.outcome import RobotsOutcome
 from politecrawl.store import (
     Frontier,
@@ -47,6 +49,7 @@ from politecrawl.store import (
     PageOutcome,
     RobotsOutcomeStore,
     open_database,
+    start_run,
     url_history,
 )
 
@@ -559,6 +562,36 @@ def test_url_history_of_a_broken_link_lists_nofollow_referrers(crawl):
         (f"{A}/about", True),
     ]
     assert f"{A}/about (nofollow)" in render_history(history)
+
+
+def test_o8_why_and_the_report_read_robots_txt_under_the_crawls_byte_limit(crawl):
+    # The crawl read at most 40 bytes of a.test's robots.txt: the rest was never read, so what
+    # no rule of those 40 bytes decides was not fetched, and the report must say the same.
+    limits = RobotsLimits(max_bytes=40)
+    history = url_history(crawl, f"{A}/about")
+    assert history is not None
+    assert re.search(r"strict now +fetched", render_history(history, agent=AGENT))
+    text = render_history(history, agent=AGENT, robots_limits=limits)
+    assert re.search(r"strict now +not fetched", text)
+    assert "not read to its end (it is longer than 40 bytes)" in text
+    # Cut at 40 bytes, "Allow: /private/open" is gone, so the readings no longer part there.
+    whole = build_report(crawl, agent=AGENT)
+    cut = build_report(crawl, agent=AGENT, robots_limits=limits)
+    assert f"{A}/private/open/page" in {row.url for row in whole.disagreements}
+    assert f"{A}/private/open/page" not in {row.url for row in cut.disagreements}
+
+
+def test_o8_report_commands_take_the_byte_limit_the_crawl_ran_with(tmp_path):
+    path = str(tmp_path / "c.db")
+    database = open_database(path)
+    try:
+        assert _crawl_settings(path).robots_limits == RobotsLimits()  # before any run
+        start_run(database, config={"agent": AGENT, "robots_max_bytes": 40}, now=T0)
+    finally:
+        database.close()
+    settings = _crawl_settings(path)
+    assert settings.agent == AGENT
+    assert settings.robots_limits.max_bytes == 40
 
 
 def test_url_history_unknown_and_invalid(crawl):

@@ -12,10 +12,12 @@ import sys
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import NamedTuple
 
 from politecrawl.errors import UserInputError
 from politecrawl.report.model import Report
 from politecrawl.report.tables import without_spec_ids
+from politecrawl.robots import RobotsLimits
 from politecrawl.store import (
     Frontier,
     RobotsOutcomeStore,
@@ -105,11 +107,15 @@ def report_command(args: argparse.Namespace) -> int:
         if args.format == "junit":
             raise UserInputError("--compare has no junit format (text, csv, json or html)")
         return _compare_command(args)
-    agent, max_redirects = _crawl_settings(args.db)
+    settings = _crawl_settings(args.db)
     database = open_database(args.db, create=False)
     try:
         report = build_report(
-            database, agent=agent, slow_seconds=args.slow, max_redirects=max_redirects
+            database,
+            agent=settings.agent,
+            slow_seconds=args.slow,
+            max_redirects=settings.max_redirects,
+            robots_limits=settings.robots_limits,
         )
     finally:
         database.close()
@@ -184,7 +190,7 @@ def why_command(args: argparse.Namespace) -> int:
     from politecrawl.report import render_history  # noqa: PLC0415 (only this command needs it)
     from politecrawl.store import url_history  # noqa: PLC0415
 
-    agent, _ = _crawl_settings(args.db)
+    settings = _crawl_settings(args.db)
     database = open_database(args.db, create=False)
     try:
         history = url_history(database, args.url)
@@ -196,12 +202,22 @@ def why_command(args: argparse.Namespace) -> int:
             "sitemap, or given as a seed)"
         )
         return 1
-    sys.stdout.write(render_history(history, agent=agent))
+    sys.stdout.write(
+        render_history(history, agent=settings.agent, robots_limits=settings.robots_limits)
+    )
     return 0
 
 
-def _crawl_settings(target: str) -> tuple[str, int]:
-    """The agent and redirect limit the crawl in ``target`` ran with (defaults before a run)."""
+class _CrawlSettings(NamedTuple):
+    agent: str
+    max_redirects: int
+    robots_limits: RobotsLimits
+    """The byte limit robots.txt files were read under: a report shows the crawl's verdicts."""
+
+
+def _crawl_settings(target: str) -> _CrawlSettings:
+    """The settings of the crawl in ``target`` that its reports depend on (defaults before a
+    run)."""
     from politecrawl.config import CrawlConfig  # noqa: PLC0415
     from politecrawl.store import last_config  # noqa: PLC0415
 
@@ -213,4 +229,11 @@ def _crawl_settings(target: str) -> tuple[str, int]:
     defaults = CrawlConfig()
     agent = str(stored.get("agent") or defaults.crawl.agent)
     redirects = stored.get("max_redirects", defaults.fetching.max_redirects)
-    return agent, int(redirects) if isinstance(redirects, int) else defaults.fetching.max_redirects
+    max_bytes = stored.get("robots_max_bytes")
+    return _CrawlSettings(
+        agent,
+        redirects if isinstance(redirects, int) else defaults.fetching.max_redirects,
+        RobotsLimits(max_bytes=max_bytes)
+        if isinstance(max_bytes, int) and max_bytes > 0
+        else RobotsLimits(),
+    )

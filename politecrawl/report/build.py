@@ -43,7 +43,7 @@ from politecrawl.report.tables import (
     when,
     without_spec_ids,
 )
-from politecrawl.robots import Verdict, parse_robots
+from politecrawl.robots import RobotsLimits, Verdict, parse_robots
 from politecrawl.store import (
     Database,
     OriginRobots,
@@ -80,11 +80,13 @@ def build_report(
     agent: str,
     slow_seconds: float = 2.0,
     max_redirects: int = MAX_REDIRECTS,
+    robots_limits: RobotsLimits | None = None,
 ) -> Report:
     """Read the whole report out of ``database``; ``agent`` is the robot name whose robots.txt
-    verdicts are compared; pages slower than ``slow_seconds`` are listed."""
+    verdicts are compared, under ``robots_limits`` (the crawl's: O8 decides what a cut file
+    allows); pages slower than ``slow_seconds`` are listed."""
     origins = origin_robots(database)
-    outcomes, disagreements = _robots_sections(database, origins, agent)
+    outcomes, disagreements = _robots_sections(database, origins, agent, robots_limits)
     return Report(
         agent=agent,
         database=database.target,
@@ -184,7 +186,7 @@ def _canonical(url: str) -> str:
 
 
 def _robots_sections(
-    database: Database, origins: list[OriginRobots], agent: str
+    database: Database, origins: list[OriginRobots], agent: str, limits: RobotsLimits | None
 ) -> tuple[tuple[RobotsOutcomeRow, ...], tuple[Disagreement, ...]]:
     """Each origin's outcome, and (M6) every fetched or excluded URL of an origin with a
     parsed robots.txt on which the draft and RFC 9309 readings of it disagree."""
@@ -194,7 +196,7 @@ def _robots_sections(
         warnings = 0
         body = robots_body(database, origin.id) if origin.outcome == "parsed" else None
         if body is not None:
-            policy = parse_robots(body, semantics="draft")
+            policy = parse_robots(body, semantics="draft", limits=limits)
             other = policy.with_semantics("rfc9309")
             warnings = len(policy.warnings)
             for url in origin_urls(database, origin.id):
@@ -235,11 +237,14 @@ def _deciding(verdict: Verdict) -> tuple[int | None, str]:
     return verdict.rule.line_number, verdict.rule.line
 
 
-def render_history(history: UrlHistory, *, agent: str | None = None) -> str:
+def render_history(
+    history: UrlHistory, *, agent: str | None = None, robots_limits: RobotsLimits | None = None
+) -> str:
     """One URL's story for ``politecrawl why``: its state and the reason as recorded, who
     links to it, its origin's robots.txt, and (with ``agent``) what that robots.txt says of it
-    now in both semantics; the sitemaps listing it, each with the entry's line and lastmod; for
-    a sitemap, that it is one and what reading it found (S4)."""
+    now in both semantics, read under ``robots_limits`` (the crawl's, O8); the sitemaps listing
+    it, each with the entry's line and lastmod; for a sitemap, that it is one and what reading
+    it found (S4)."""
     row = history.row
     facts: list[tuple[str, str]] = []
     if history.sitemap is not None:
@@ -270,7 +275,7 @@ def render_history(history: UrlHistory, *, agent: str | None = None) -> str:
             ("robots.txt", f"{origin.origin}/robots.txt: {outcome}{without_spec_ids(said)}")
         )
         if agent is not None and origin.body is not None and origin.outcome == "parsed":
-            policy = parse_robots(origin.body)
+            policy = parse_robots(origin.body, limits=robots_limits)
             for semantics in ("draft", "rfc9309", "strict"):
                 verdict = policy.explain(agent, row.url, semantics=semantics)
                 facts.append((f"{semantics} now", without_spec_ids(_verdict_now(verdict))))
