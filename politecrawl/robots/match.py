@@ -305,12 +305,12 @@ def _leading_name(agent: str) -> str:
 
 def _is_named_in(record: Record, token: str) -> bool:
     """RFC 9309: does ``record`` name the robot ``token``? A User-agent line's first word
-    names it by its leading name (Google's reading) or its product name (a name with digits
-    or non-ASCII letters, ``UnicödeBöt``); a later word (F5: ``Copernicus Fred``) only by its
-    product name, so "(compatible with Googlebot)" names nobody."""
-    return any(
-        token in (_product_name(first), _leading_name(first)) for first in record.first_agents
-    ) or any(_product_name(agent) == token for agent in record.agents)
+    names it by its leading name (Google's reading) too; every word (F5: ``Copernicus Fred``)
+    names it by its product name (a name with digits or non-ASCII letters, ``UnicödeBöt``), so
+    "(compatible with Googlebot)" names nobody."""
+    return any(_leading_name(first) == token for first in record.first_agents) or any(
+        _product_name(agent) == token for agent in record.agents
+    )
 
 
 class Rfc9309Reading:

@@ -44,10 +44,9 @@ def rule_paths(value: str, *, is_allow: bool) -> tuple[Paths, Paths, list[str]]:
         return ((), (), notes) if allowed is None else ((allowed,), (allowed,), notes)
     value = _without_repeated_name(value, notes)
     words = WORDS.findall(value)
-    if len(words) <= 1:
-        paths = tuple(_disallow_path(word, notes) for word in words)
-        return paths, paths, notes
     draft = tuple(_disallow_path(word, notes) for word in words)
+    if len(words) <= 1:
+        return draft, draft, notes
     lone = [word == "/" or not word.strip("*") for word in words]
     if not all(
         is_lone or word.startswith(("/", "*")) for word, is_lone in zip(words, lone, strict=True)
