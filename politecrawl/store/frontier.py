@@ -39,6 +39,7 @@ from politecrawl.store.claims import Claimer, next_wait
 from politecrawl.store.enqueue import Enqueuer
 from politecrawl.store.frontier_reading import counts, seed_origins, seed_urls, url_of
 from politecrawl.store.frontier_types import Completion, FrontierStats, LeaseEnd, Wait
+from politecrawl.store.group_commit import GroupCommit
 from politecrawl.store.leases import (
     release_expired_leases,
     wake_deferred_urls,
@@ -93,6 +94,9 @@ class Frontier:
             pass_number=pass_number,
         )
         self._claimer = Claimer(lease_seconds)
+        # SQLite writes one transaction at a time: pages finished meanwhile share the next.
+        # PostgreSQL runs the workers' transactions side by side, each in its own.
+        self.group_commit = GroupCommit(self._write) if database.is_sqlite else None
         self._housekeeping_at: datetime | None = None
         self._stranded_check_at = datetime.min.replace(tzinfo=UTC)
 
@@ -234,7 +238,8 @@ class Frontier:
             recorded = record(connection)
             return recorded, self._claim_or_wait(connection, worker, now)
 
-        recorded, following = self._write(complete_then_claim)
+        write = self._write if self.group_commit is None else self.group_commit.run
+        recorded, following = write(complete_then_claim)
         if isinstance(following, Wait):
             following = self._after_empty_claim(following, now)
         return recorded, following

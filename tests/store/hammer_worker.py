@@ -1,6 +1,9 @@
 """A worker process for the concurrency and crash tests: claims and completes until done.
 
-Usage: hammer_worker.py DATABASE LOG [--threads N] [--delay S] [--work S]
+Usage: hammer_worker.py DATABASE LOG [--threads N] [--delay S] [--work S] [--together]
+
+``--together``: each thread records a page with its next claim (``complete_and_claim``, as the
+crawl does), so that on SQLite the pages of several threads share a transaction (group commit).
 
 Appends one JSON line per event to LOG, flushed at once: {"event": "start"|"done", "url_id",
 "host", "at"} with wall-clock times, so the test can check politeness from the log.
@@ -15,7 +18,15 @@ import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from politecrawl.store import Frontier, Lease, PageOutcome, open_database, worker_id
+from politecrawl.store import (
+    Completion,
+    Frontier,
+    Lease,
+    PageOutcome,
+    Wait,
+    open_database,
+    worker_id,
+)
 
 
 def main() -> None:
@@ -25,6 +36,7 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--delay", type=float, default=0.02)
     parser.add_argument("--work", type=float, default=0.002)
+    parser.add_argument("--together", action="store_true")
     args = parser.parse_args()
     database = open_database(args.database)
     frontier = Frontier(database, default_delay_seconds=args.delay, lease_seconds=30)
@@ -57,7 +69,30 @@ def main() -> None:
             ):
                 write("done", lease, end)
 
-    threads = [threading.Thread(target=work, args=(f"t{i}",)) for i in range(args.threads)]
+    def work_together(name: str) -> None:
+        me = worker_id(name)
+        claimed: Lease | Wait = frontier.claim(me, now=datetime.now(UTC))
+        while True:
+            if not isinstance(claimed, Lease):
+                if claimed.until is None:
+                    return
+                now = datetime.now(UTC)
+                time.sleep(min(max((claimed.until - now).total_seconds(), 0.001), 0.05))
+                claimed = frontier.claim(me, now=datetime.now(UTC))
+                continue
+            lease = claimed
+            write("start", lease, lease.claimed_at)
+            time.sleep(args.work)  # the "request"
+            end = datetime.now(UTC)
+            completion = Completion(
+                lease, PageOutcome(200), next_fetch_at=end + timedelta(seconds=args.delay)
+            )
+            recorded, claimed = frontier.complete_and_claim(completion, worker=me, now=end)
+            if recorded:
+                write("done", lease, end)
+
+    target = work_together if args.together else work
+    threads = [threading.Thread(target=target, args=(f"t{i}",)) for i in range(args.threads)]
     for thread in threads:
         thread.start()
     for thread in threads:

@@ -1,0 +1,180 @@
+"""Group commit: pages that threads finish while the write lock is taken share one commit."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import pytest
+from sqlalchemy import event
+
+from politecrawl.store import Completion, Frontier, Lease, PageOutcome, open_database
+from politecrawl.store.group_commit import GroupCommit
+
+
+def _until(condition: Callable[[], bool]) -> None:
+    deadline = time.monotonic() + 10
+    while not condition():
+        assert time.monotonic() < deadline, "the threads never got there"
+        time.sleep(0.001)
+
+
+class FakeDatabase:
+    """``write``: a transaction that commits what the work appended, unless it raised; the
+    first transaction waits for ``open_first`` (it holds the "lock" meanwhile)."""
+
+    def __init__(self) -> None:
+        self.open_first = threading.Event()
+        self.transactions: list[list[str]] = []
+        self.committed: list[str] = []
+
+    def write(self, work: Callable[[list[str]], Any]) -> Any:
+        if not self.transactions:
+            self.transactions.append([])
+            assert self.open_first.wait(10)
+            del self.transactions[0]
+        pending: list[str] = []
+        result = work(pending)  # type: ignore[arg-type]
+        self.transactions.append(pending)
+        self.committed += pending
+        return result
+
+
+def _writer(name: str) -> Callable[[list[str]], str]:
+    def work(pending: list[str]) -> str:
+        pending.append(name)
+        return name.upper()
+
+    return work
+
+
+def _failing(pending: list[str]) -> str:
+    pending.append("b")
+    raise ValueError("b's own error")
+
+
+def _run_in_threads(
+    group: GroupCommit, works: list[Callable[[Any], str]]
+) -> tuple[list[threading.Thread], dict[int, Any]]:
+    """Each work given to ``group.run`` in a thread of its own, the first one first, the
+    others once it is in its transaction; the threads, and what each got (result or error)."""
+    got: dict[int, Any] = {}
+
+    def run(index: int) -> None:
+        try:
+            got[index] = group.run(works[index])
+        except Exception as error:
+            got[index] = error
+
+    threads = [threading.Thread(target=run, args=(index,)) for index in range(len(works))]
+    threads[0].start()
+    _until(lambda: group.waiting == 1)  # the first is the leader, in its transaction
+    for thread in threads[1:]:
+        thread.start()
+    _until(lambda: group.waiting == len(works))
+    return threads, got
+
+
+def test_writes_that_wait_meanwhile_share_the_next_transaction():
+    database = FakeDatabase()
+    group = GroupCommit(database.write)
+    threads, got = _run_in_threads(group, [_writer(name) for name in "abcd"])
+    database.open_first.set()
+    for thread in threads:
+        thread.join(10)
+    assert got == {0: "A", 1: "B", 2: "C", 3: "D"}
+    assert database.transactions == [["a", "b", "c", "d"]]  # one commit for four, in order
+    assert group.waiting == 0
+
+
+def test_an_error_reaches_only_the_thread_whose_work_raised_it():
+    database = FakeDatabase()
+    group = GroupCommit(database.write)
+    threads, got = _run_in_threads(group, [_writer("a"), _failing, _writer("c")])
+    database.open_first.set()
+    for thread in threads:
+        thread.join(10)
+    assert got[0] == "A"
+    assert got[2] == "C"
+    assert isinstance(got[1], ValueError)
+    assert str(got[1]) == "b's own error"
+    # The shared transaction failed and wrote nothing; then each ran alone, and b's failed.
+    assert database.committed == ["a", "c"]
+
+
+def test_a_write_alone_that_fails_raises_its_error_and_runs_once():
+    runs: list[str] = []
+
+    def write(work: Callable[[list[str]], Any]) -> Any:
+        return work([])
+
+    def failing(pending: list[str]) -> str:
+        runs.append("ran")
+        raise ValueError("mine")
+
+    with pytest.raises(ValueError, match="mine"):
+        GroupCommit(write).run(failing)  # type: ignore[arg-type]
+    assert runs == ["ran"]
+
+
+def test_an_interrupted_transaction_leaves_no_work_behind_to_run_later():
+    ran: list[str] = []
+    interrupt = [True]
+
+    def write(work: Callable[[list[str]], Any]) -> Any:
+        if interrupt.pop():
+            raise KeyboardInterrupt  # before the transaction took the work
+        return work([])
+
+    group = GroupCommit(write)  # type: ignore[arg-type]
+    with pytest.raises(KeyboardInterrupt):
+        group.run(lambda _connection: ran.append("first"))
+    assert group.waiting == 0
+    interrupt.append(False)
+    group.run(lambda _connection: ran.append("second"))
+    assert ran == ["second"]  # the interrupted work never ran behind its thread's back
+
+
+def test_c5_pages_of_three_threads_commit_together_on_sqlite(tmp_path):
+    """Three workers finish a page while another holds the write lock: the three pages and
+    the three next claims go into one transaction, each worker gets its own next lease."""
+    database = open_database(str(tmp_path / "crawl.db"))
+    now = datetime.now(UTC)
+    frontier = Frontier(database, default_delay_seconds=0.0)
+    frontier.add([f"http://h{h}.example/p{p}" for h in range(6) for p in range(2)], now=now)
+    leases = [frontier.claim(f"w{i}", now=now) for i in range(3)]
+    assert all(isinstance(lease, Lease) for lease in leases)
+    group = frontier.group_commit
+    assert group is not None
+    commits: list[int] = []
+    event.listen(database.engine, "commit", lambda _connection: commits.append(1))
+    got: dict[int, Any] = {}
+
+    # (within a second of the claims: no housekeeping write comes before the page's)
+    def finish(index: int, lease: Lease) -> None:
+        completion = Completion(lease, PageOutcome(200), next_fetch_at=now)
+        got[index] = frontier.complete_and_claim(
+            completion, worker=f"w{index}", now=now + timedelta(seconds=0.5)
+        )
+
+    assert database._sqlite_writer is not None
+    with database._sqlite_writer.held():  # another writer holds the lock
+        threads = [
+            threading.Thread(target=finish, args=(index, lease))
+            for index, lease in enumerate(leases)
+        ]
+        for thread in threads:
+            thread.start()
+        _until(lambda: group.waiting == 3)
+    for thread in threads:
+        thread.join(10)
+    assert sum(commits) == 1
+    assert all(got[index][0] for index in range(3))  # each page recorded
+    following = [got[index][1] for index in range(3)]
+    assert all(isinstance(lease, Lease) for lease in following)
+    assert len({lease.url_id for lease in following}) == 3
+    assert frontier.stats(now=now).by_state["done"] == 3
+    database.close()
