@@ -216,6 +216,10 @@ class Database:
                     on_rollback()
                 if attempt == _ATTEMPTS or not is_retryable(error):
                     raise
+            except BaseException:  # interrupted: rolled back all the same
+                if on_rollback is not None:
+                    on_rollback()
+                raise
             else:
                 if on_commit is not None:
                     on_commit()

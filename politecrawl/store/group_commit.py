@@ -10,9 +10,10 @@ leader's transaction, and commit once: measured on the frontier benchmark, two p
 transaction cost 22% less each than one, four 28% less.
 
 Nothing changes for a page but when it commits: each piece of work runs whole, in the order the
-writes arrived, as it would alone; all of a transaction's work commits or none does. When the
-transaction fails with an error that trying again does not cure, each piece runs again alone,
-so that the error reaches the thread whose work raised it and no other.
+writes arrived, as it would alone; all of a transaction's work commits or none does. A piece of
+work that raises gets its own error back, and the rest of its group is written again without it.
+An error of the transaction itself (the lock, the commit, or one that trying again did not cure)
+reaches every thread in it, and nothing is run twice.
 """
 
 from __future__ import annotations
@@ -22,6 +23,9 @@ from collections.abc import Callable
 from typing import Any, Generic, TypeVar
 
 from sqlalchemy import Connection
+
+from politecrawl.errors import StoreError
+from politecrawl.store.database import is_retryable
 
 __all__ = ["GroupCommit"]
 
@@ -62,13 +66,22 @@ class GroupCommit:
         ticket: _Ticket[T] = _Ticket(work)
         with self._changed:
             self._waiting.append(ticket)
-            while self._writing and not ticket.done:
-                self._changed.wait()
+            try:
+                while self._writing and not ticket.done:
+                    self._changed.wait()
+            except BaseException:
+                self._leave(ticket)
+                raise
             leads = not ticket.done
             self._writing = self._writing or leads
         if leads:
             try:
-                self._write_group(ticket)
+                self._write_groups()
+            except BaseException:
+                with self._changed:  # interrupted before the group was taken: its own goes
+                    if ticket in self._waiting:
+                        self._waiting.remove(ticket)
+                raise
             finally:
                 with self._changed:
                     self._writing = False
@@ -77,49 +90,77 @@ class GroupCommit:
             raise ticket.error
         return ticket.result  # type: ignore[return-value]
 
-    def _take_waiting(self) -> list[_Ticket[Any]]:
-        with self._changed:
-            taken, self._waiting = self._waiting, []
-        return taken
+    def _leave(self, ticket: _Ticket[Any]) -> None:
+        """An interrupted thread's ticket goes with it, unless a leader has it already: then
+        the thread waits for its outcome, so that it never leaves a write behind unawares."""
+        if ticket in self._waiting:
+            self._waiting.remove(ticket)
+            return
+        while not ticket.done:
+            self._changed.wait()
 
-    def _write_group(self, own: _Ticket[Any]) -> None:
+    def _take_waiting(self, group: list[_Ticket[Any]]) -> None:
+        with self._changed:
+            group.extend(self._waiting)
+            self._waiting.clear()
+
+    def _write_groups(self) -> None:
+        """Write the waiting tickets as one group; when a ticket's own work raises, it gets its
+        error and the others are written again, as a group, without it."""
         group: list[_Ticket[Any]] = []
+        while True:
+            raised = self._write_group(group)
+            if raised is None:
+                return
+            group.remove(raised)
+            if not group:
+                return
+
+    def _write_group(self, group: list[_Ticket[Any]]) -> _Ticket[Any] | None:
+        """Write ``group`` (when empty, the tickets waiting once the transaction holds the
+        lock); the ticket whose work raised, when one did and the transaction was rolled back
+        for it, else None with every ticket done."""
+        raised: list[_Ticket[Any]] = []
 
         def write_all(connection: Connection) -> list[Any]:
+            raised.clear()  # (a retry of the transaction runs everything again)
             if not group:
                 # Taken once the transaction holds the write lock, so that every thread that
                 # finished a page while this one waited for it joins; a retry keeps the group.
-                group.extend(self._take_waiting())
-            return [ticket.work(connection) for ticket in group]
+                self._take_waiting(group)
+            results = []
+            for ticket in group:
+                try:
+                    results.append(ticket.work(connection))
+                except Exception:
+                    raised.append(ticket)
+                    raise
+            return results
 
         try:
             results = self._write(write_all)
         except Exception as error:
-            if len(group) == 1:
-                group[0].error = error  # its own work's error, or its transaction's
-                group[0].done = True
-                return
-            if not group:  # the transaction failed before it took anyone's work
-                group.extend(self._take_waiting())
-            for ticket in group:  # each alone, so that an error goes to its own thread
-                _write_alone(self._write, ticket)
-            return
-        except BaseException as error:  # interrupted: nothing of the group was written
-            if not group:
-                with self._changed:
-                    self._waiting.remove(own)
-            for ticket in group:
+            if raised and not is_retryable(error) and len(group) > 1:
+                raised[0].error = error
+                raised[0].done = True
+                return raised[0]
+            if not group:  # it failed before it took the waiting tickets: theirs too
+                self._take_waiting(group)
+            for ticket in group:  # the transaction's error (or a group of one)
                 ticket.error = error
+                ticket.done = True
+            return None
+        except BaseException:
+            # Interrupted: whether the transaction committed is not known. The leader's own
+            # thread raises the interruption; the others are told their page's fate is unknown.
+            for ticket in group:
+                ticket.error = StoreError(
+                    "the thread writing this page with others was interrupted: whether it "
+                    "was recorded is not known (a resumed crawl fetches it again if not)"
+                )
                 ticket.done = True
             raise
         for ticket, result in zip(group, results, strict=True):
             ticket.result = result
             ticket.done = True
-
-
-def _write_alone(write: Callable[[Callable[[Connection], Any]], Any], ticket: _Ticket[Any]) -> None:
-    try:
-        ticket.result = write(ticket.work)
-    except Exception as error:  # handed to the thread whose work it is
-        ticket.error = error
-    ticket.done = True
+        return None

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import signal
+import sqlite3
 import threading
 import time
 from collections.abc import Callable
@@ -9,8 +11,9 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
-from sqlalchemy import event
+from sqlalchemy import event, text
 
+from politecrawl.errors import StoreError
 from politecrawl.store import Completion, Frontier, Lease, PageOutcome, open_database
 from politecrawl.store.group_commit import GroupCommit
 
@@ -101,8 +104,9 @@ def test_an_error_reaches_only_the_thread_whose_work_raised_it():
     assert got[2] == "C"
     assert isinstance(got[1], ValueError)
     assert str(got[1]) == "b's own error"
-    # The shared transaction failed and wrote nothing; then each ran alone, and b's failed.
-    assert database.committed == ["a", "c"]
+    # The shared transaction failed for b's work and wrote nothing; a and c, written again
+    # without it, share the next.
+    assert database.transactions == [["a", "c"]]
 
 
 def test_a_write_alone_that_fails_raises_its_error_and_runs_once():
@@ -176,5 +180,159 @@ def test_c5_pages_of_three_threads_commit_together_on_sqlite(tmp_path):
     following = [got[index][1] for index in range(3)]
     assert all(isinstance(lease, Lease) for lease in following)
     assert len({lease.url_id for lease in following}) == 3
+    assert [lease.owner for lease in following] == ["w0", "w1", "w2"]
     assert frontier.stats(now=now).by_state["done"] == 3
     database.close()
+
+
+def test_an_error_of_the_transaction_reaches_every_thread_and_nothing_runs_twice():
+    ran: list[str] = []
+
+    class CommitFails(FakeDatabase):
+        def write(self, work: Callable[[list[str]], Any]) -> Any:
+            super().write(work)
+            raise OSError("disk full")  # after every work ran: the commit failed
+
+    database = CommitFails()
+    group = GroupCommit(database.write)
+
+    def writer(name: str) -> Callable[[list[str]], str]:
+        def work(pending: list[str]) -> str:
+            ran.append(name)
+            return name
+
+        return work
+
+    threads, got = _run_in_threads(group, [writer(name) for name in "abc"])
+    database.open_first.set()
+    for thread in threads:
+        thread.join(10)
+    assert sorted(ran) == ["a", "b", "c"]  # each once
+    assert all(isinstance(got[index], OSError) for index in range(3))
+
+
+class Interrupted(BaseException):
+    """Stands for KeyboardInterrupt (which would stop the test run)."""
+
+
+def test_an_interrupted_leader_tells_the_others_their_pages_fate_is_unknown():
+    database = FakeDatabase()
+
+    def write(work: Callable[[list[str]], Any]) -> Any:
+        database.write(work)
+        raise Interrupted  # the leader's thread is interrupted, after its works ran
+
+    group = GroupCommit(write)
+    leader_got: list[BaseException] = []
+
+    def lead() -> None:
+        try:
+            group.run(_writer("a"))
+        except Interrupted as interruption:
+            leader_got.append(interruption)
+
+    others: dict[int, Any] = {}
+
+    def follow(index: int) -> None:
+        try:
+            others[index] = group.run(_writer("bc"[index]))
+        except Exception as error:
+            others[index] = error
+
+    leader = threading.Thread(target=lead)
+    leader.start()
+    _until(lambda: group.waiting == 1)
+    followers = [threading.Thread(target=follow, args=(index,)) for index in range(2)]
+    for thread in followers:
+        thread.start()
+    _until(lambda: group.waiting == 3)
+    database.open_first.set()
+    for thread in (leader, *followers):
+        thread.join(10)
+    assert len(leader_got) == 1
+    for index in range(2):
+        assert isinstance(others[index], StoreError)
+        assert "not known" in str(others[index])
+    assert group.waiting == 0
+
+
+def test_a_thread_interrupted_while_waiting_takes_its_write_with_it():
+    """Its page is neither written later behind its back nor left queued (the leader holds
+    the lock meanwhile); the signal stands for Ctrl-C, delivered to the main thread."""
+    if threading.current_thread() is not threading.main_thread():
+        pytest.skip("signals reach the main thread only")
+    database = FakeDatabase()
+    group = GroupCommit(database.write)
+    leader = threading.Thread(target=group.run, args=(_writer("leader"),))
+    leader.start()
+    _until(lambda: group.waiting == 1)
+
+    def interrupt(_signal: int, _frame: object) -> None:
+        raise Interrupted
+
+    def send_when_waiting() -> None:
+        _until(lambda: group.waiting == 2)
+        signal.pthread_kill(threading.main_thread().ident or 0, signal.SIGUSR1)
+
+    previous = signal.signal(signal.SIGUSR1, interrupt)
+    try:
+        sender = threading.Thread(target=send_when_waiting)
+        sender.start()
+        with pytest.raises(Interrupted):
+            group.run(_writer("main"))
+        sender.join(10)
+    finally:
+        signal.signal(signal.SIGUSR1, previous)
+    assert group.waiting == 1  # the leader's own, still in its transaction
+    database.open_first.set()
+    leader.join(10)
+    assert database.committed == ["leader"]
+    group.run(_writer("later"))
+    assert database.committed == ["leader", "later"]
+
+
+def test_a_retried_transaction_writes_its_group_once(tmp_path):
+    """SQLite says the database is locked on the first try: the whole group runs again in
+    a new transaction, and every page is written once, each thread getting its own result."""
+    database = open_database(str(tmp_path / "crawl.db"))
+    with database.engine.begin() as connection:
+        connection.execute(text("CREATE TABLE written (name TEXT)"))
+    tries: list[int] = []
+
+    def write(work: Callable[[Any], Any]) -> Any:
+        def locked_the_first_time(connection: Any) -> Any:
+            result = work(connection)
+            tries.append(1)
+            if len(tries) == 1:
+                raise sqlite3.OperationalError("database is locked")
+            return result
+
+        return database.run(locked_the_first_time)
+
+    group = GroupCommit(write)
+
+    def writer(name: str) -> Callable[[Any], str]:
+        def work(connection: Any) -> str:
+            connection.execute(text("INSERT INTO written VALUES (:name)"), {"name": name})
+            return name.upper()
+
+        return work
+
+    got: dict[str, Any] = {}
+    assert database._sqlite_writer is not None
+    with database._sqlite_writer.held():  # another writer holds the lock
+        threads = [
+            threading.Thread(target=lambda name=name: got.update({name: group.run(writer(name))}))
+            for name in "abcd"
+        ]
+        for thread in threads:
+            thread.start()
+        _until(lambda: group.waiting == 4)
+    for thread in threads:
+        thread.join(10)
+    with database.engine.connect() as connection:
+        written = sorted(row[0] for row in connection.execute(text("SELECT name FROM written")))
+    database.close()
+    assert len(tries) == 2  # one group, tried twice
+    assert written == ["a", "b", "c", "d"]
+    assert got == {"a": "A", "b": "B", "c": "C", "d": "D"}

@@ -82,6 +82,22 @@ def test_other_errors_are_raised_at_once_and_the_work_is_rolled_back(database):
     assert _counts(database) == [0, 0]
 
 
+def test_an_interrupted_transaction_is_rolled_back_and_its_caches_told(database):
+    """Ctrl-C inside the work: nothing written, ``on_rollback`` called (the caller drops
+    what it cached from the transaction), the interruption raised as it is."""
+    _create_counter(database)
+    rollbacks: list[int] = []
+
+    def work(connection) -> None:
+        connection.execute(text("UPDATE counter SET n = n + 1 WHERE id = 1"))
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        database.run(work, on_rollback=lambda: rollbacks.append(1))
+    assert rollbacks == [1]
+    assert _counts(database) == [0, 0]
+
+
 def test_a_transaction_aborted_every_time_gives_up_with_the_error(database):
     attempts: list[int] = []
 
