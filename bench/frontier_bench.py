@@ -25,6 +25,7 @@ import resource
 import statistics
 import sys
 import tempfile
+import threading
 import time
 from datetime import UTC, datetime
 from pathlib import Path
@@ -66,24 +67,35 @@ def claim_complete_rate(frontier: Frontier, pairs: int) -> float:
 
 
 def complete_and_claim_rate(
-    frontier: Frontier, pairs: int, *, new_links_from: int | None = None
+    frontier: Frontier, pairs: int, *, new_links_from: int | None = None, threads: int = 1
 ) -> float:
     """Pages a second through ``complete_and_claim``; with ``new_links_from``, each page brings
     ``LINKS`` links: ``NEW_LINKS`` new URLs (numbered from there on) and the rest to URLs queued
-    already."""
+    already. ``threads``: that many workers at once, as a crawl's threads (their pages share
+    transactions: group commit)."""
     now = datetime.now(UTC)
-    lease = frontier.claim("bench", now=now)
     menu = [LinkOut(url, canonical=True) for url in urls(LINKS - NEW_LINKS)]
+    share = pairs // threads
+
+    def work(number: int) -> None:
+        worker = f"bench{number}"
+        lease = frontier.claim(worker, now=now)
+        for page in range(number * share, (number + 1) * share):
+            assert isinstance(lease, Lease), lease
+            links: tuple[LinkOut, ...] = ()
+            if new_links_from is not None:
+                new = urls(NEW_LINKS, new_links_from + page * NEW_LINKS)
+                links = (*menu, *(LinkOut(url, canonical=True) for url in new))
+            completion = Completion(lease, PageOutcome(200), next_fetch_at=now, links=links)
+            _, lease = frontier.complete_and_claim(completion, worker=worker, now=now)
+
+    workers = [threading.Thread(target=work, args=(number,)) for number in range(threads)]
     started = time.perf_counter()
-    for page in range(pairs):
-        assert isinstance(lease, Lease), lease
-        links: tuple[LinkOut, ...] = ()
-        if new_links_from is not None:
-            new = urls(NEW_LINKS, new_links_from + page * NEW_LINKS)
-            links = (*menu, *(LinkOut(url, canonical=True) for url in new))
-        completion = Completion(lease, PageOutcome(200), next_fetch_at=now, links=links)
-        _, lease = frontier.complete_and_claim(completion, worker="bench", now=now)
-    return pairs / (time.perf_counter() - started)
+    for thread in workers:
+        thread.start()
+    for thread in workers:
+        thread.join()
+    return share * threads / (time.perf_counter() - started)
 
 
 def fresh_frontier(directory: Path, name: str) -> Frontier:
@@ -153,6 +165,21 @@ def main() -> None:
             f"complete_and_claim + links   {with_links:>10,.0f} URLs/s   "
             f"({1000 / with_links:.2f} ms a page; {LINKS} links a page, {NEW_LINKS} new; "
             f"{large:,} queued) [target < 0.5 ms]"
+        )
+        threads = 4
+        first_new = large + repeats * pairs * NEW_LINKS
+        together = statistics.median(
+            complete_and_claim_rate(
+                frontier,
+                pairs,
+                new_links_from=first_new + i * pairs * NEW_LINKS,
+                threads=threads,
+            )
+            for i in range(repeats)
+        )
+        print(
+            f"  the same, {threads} threads        {together:>10,.0f} URLs/s   "
+            f"({1000 / together:.2f} ms a page: pages that finish together share a commit)"
         )
         print(
             f"peak RSS                     {peak_rss_mb():>10,.0f} MB       "
