@@ -14,6 +14,12 @@ writes arrived, as it would alone; all of a transaction's work commits or none d
 work that raises gets its own error back, and the rest of its group is written again without it.
 An error of the transaction itself (the lock, the commit, or one that trying again did not cure)
 reaches every thread in it, and nothing is run twice.
+
+Meant for worker threads, which no signal interrupts. A thread interrupted while it waits takes
+its write with it, or waits for its outcome once a leader has taken it; a leader interrupted
+tells the others of its group that their outcome is not known (``StoreError``). An interrupt
+that lands between two bytecodes of the bookkeeping itself may leave a thread without an answer:
+Python gives no way to rule that out.
 """
 
 from __future__ import annotations
@@ -32,16 +38,29 @@ __all__ = ["GroupCommit"]
 T = TypeVar("T")
 
 
+def _outcome_unknown() -> StoreError:
+    return StoreError(
+        "the thread writing this page with others was interrupted: whether it was recorded "
+        "is not known (a resumed crawl fetches it again if not)"
+    )
+
+
 class _Ticket(Generic[T]):
     """One thread's piece of work, and its result once a leader has written it."""
 
-    __slots__ = ("done", "error", "result", "work")
+    __slots__ = ("done", "error", "result", "taken", "work")
 
     def __init__(self, work: Callable[[Connection], T]) -> None:
         self.work = work
+        self.taken = False
+        """A leader took it into a group: it is no longer waiting."""
         self.done = False
         self.result: T | None = None
         self.error: BaseException | None = None
+
+    def fail(self, error: BaseException) -> None:
+        self.error = error
+        self.done = True
 
 
 class GroupCommit:
@@ -51,7 +70,7 @@ class GroupCommit:
 
     def __init__(self, write: Callable[[Callable[[Connection], Any]], Any]) -> None:
         self._write = write
-        self._changed = threading.Condition()  # guards the two below
+        self._changed = threading.Condition()  # guards the tickets' state and the two below
         self._waiting: list[_Ticket[Any]] = []
         self._writing = False  # a leader is writing a group
 
@@ -72,47 +91,53 @@ class GroupCommit:
             except BaseException:
                 self._leave(ticket)
                 raise
+            if ticket.taken and not ticket.done:  # its leader was interrupted, unawares
+                ticket.fail(_outcome_unknown())
             leads = not ticket.done
             self._writing = self._writing or leads
         if leads:
+            group: list[_Ticket[Any]] = []
             try:
-                self._write_groups()
-            except BaseException:
-                with self._changed:  # interrupted before the group was taken: its own goes
-                    if ticket in self._waiting:
-                        self._waiting.remove(ticket)
-                raise
+                self._write_groups(group)
             finally:
                 with self._changed:
                     self._writing = False
+                    for taken in group:  # done, unless this thread was interrupted
+                        if not taken.done:
+                            taken.fail(_outcome_unknown())
+                    if ticket in self._waiting:  # interrupted before it took the group
+                        self._waiting.remove(ticket)
                     self._changed.notify_all()  # the group's threads, and the next leader
         if ticket.error is not None:
             raise ticket.error
         return ticket.result  # type: ignore[return-value]
 
     def _leave(self, ticket: _Ticket[Any]) -> None:
-        """An interrupted thread's ticket goes with it, unless a leader has it already: then
+        """An interrupted thread's ticket goes with it, unless a leader has taken it: then
         the thread waits for its outcome, so that it never leaves a write behind unawares."""
-        if ticket in self._waiting:
+        if not ticket.taken:
             self._waiting.remove(ticket)
             return
-        while not ticket.done:
+        while not ticket.done and self._writing:
             self._changed.wait()
 
     def _take_waiting(self, group: list[_Ticket[Any]]) -> None:
         with self._changed:
-            group.extend(self._waiting)
-            self._waiting.clear()
+            taken, self._waiting = self._waiting, []
+            for ticket in taken:
+                ticket.taken = True
+            group.extend(taken)
 
-    def _write_groups(self) -> None:
-        """Write the waiting tickets as one group; when a ticket's own work raises, it gets its
+    def _write_groups(self, group: list[_Ticket[Any]]) -> None:
+        """Write the waiting tickets as ``group``; when a ticket's own work raises, it gets its
         error and the others are written again, as a group, without it."""
-        group: list[_Ticket[Any]] = []
         while True:
             raised = self._write_group(group)
             if raised is None:
                 return
             group.remove(raised)
+            with self._changed:
+                self._changed.notify_all()  # its thread need not wait for the others
             if not group:
                 return
 
@@ -120,7 +145,7 @@ class GroupCommit:
         """Write ``group`` (when empty, the tickets waiting once the transaction holds the
         lock); the ticket whose work raised, when one did and the transaction was rolled back
         for it, else None with every ticket done."""
-        raised: list[_Ticket[Any]] = []
+        raised: list[tuple[_Ticket[Any], Exception]] = []
 
         def write_all(connection: Connection) -> list[Any]:
             raised.clear()  # (a retry of the transaction runs everything again)
@@ -132,34 +157,23 @@ class GroupCommit:
             for ticket in group:
                 try:
                     results.append(ticket.work(connection))
-                except Exception:
-                    raised.append(ticket)
+                except Exception as error:
+                    raised.append((ticket, error))
                     raise
             return results
 
         try:
             results = self._write(write_all)
         except Exception as error:
-            if raised and not is_retryable(error) and len(group) > 1:
-                raised[0].error = error
-                raised[0].done = True
-                return raised[0]
+            blamed = [ticket for ticket, own in raised if own is error]
+            if blamed and not is_retryable(error) and len(group) > 1:
+                blamed[0].fail(error)
+                return blamed[0]
             if not group:  # it failed before it took the waiting tickets: theirs too
                 self._take_waiting(group)
             for ticket in group:  # the transaction's error (or a group of one)
-                ticket.error = error
-                ticket.done = True
+                ticket.fail(error)
             return None
-        except BaseException:
-            # Interrupted: whether the transaction committed is not known. The leader's own
-            # thread raises the interruption; the others are told their page's fate is unknown.
-            for ticket in group:
-                ticket.error = StoreError(
-                    "the thread writing this page with others was interrupted: whether it "
-                    "was recorded is not known (a resumed crawl fetches it again if not)"
-                )
-                ticket.done = True
-            raise
         for ticket, result in zip(group, results, strict=True):
             ticket.result = result
             ticket.done = True

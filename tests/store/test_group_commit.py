@@ -8,6 +8,7 @@ import threading
 import time
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -15,6 +16,7 @@ from sqlalchemy import event, text
 
 from politecrawl.errors import StoreError
 from politecrawl.store import Completion, Frontier, Lease, PageOutcome, open_database
+from politecrawl.store.database import Database
 from politecrawl.store.group_commit import GroupCommit
 
 
@@ -336,3 +338,156 @@ def test_a_retried_transaction_writes_its_group_once(tmp_path):
     assert len(tries) == 2  # one group, tried twice
     assert written == ["a", "b", "c", "d"]
     assert got == {"a": "A", "b": "B", "c": "C", "d": "D"}
+
+
+def _table_database(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Database:
+    """A real SQLite database with a table ``written``; ``Database.run``'s pauses between
+    tries skipped."""
+    monkeypatch.setattr("politecrawl.store.database.time.sleep", lambda _seconds: None)
+    database = open_database(str(tmp_path / "crawl.db"))
+    with database.engine.begin() as connection:
+        connection.execute(text("CREATE TABLE written (name TEXT)"))
+    return database
+
+
+def _inserting(name: str, fails: Callable[[], Exception | None] = lambda: None) -> Any:
+    def work(connection: Any) -> str:
+        error = fails()
+        if error is not None:
+            raise error
+        connection.execute(text("INSERT INTO written VALUES (:name)"), {"name": name})
+        return name.upper()
+
+    return work
+
+
+def _written(database: Database) -> list[str]:
+    with database.engine.connect() as connection:
+        return [row[0] for row in connection.execute(text("SELECT name FROM written"))]
+
+
+def _grouped_on(database: Database, works: list[Any]) -> dict[int, Any]:
+    """``works`` given to one ``GroupCommit`` over ``database.run`` by threads that wait
+    while another writer holds the lock, so that one transaction takes them all."""
+    group = GroupCommit(database.run)
+    got: dict[int, Any] = {}
+
+    def run(index: int) -> None:
+        try:
+            got[index] = group.run(works[index])
+        except Exception as error:
+            got[index] = error
+
+    assert database._sqlite_writer is not None
+    with database._sqlite_writer.held():
+        threads = [threading.Thread(target=run, args=(index,)) for index in range(len(works))]
+        for thread in threads:
+            thread.start()
+        _until(lambda: group.waiting == len(works))
+    for thread in threads:
+        thread.join(10)
+    assert group.waiting == 0
+    return got
+
+
+def test_a_lock_error_of_one_work_that_retries_do_not_cure_reaches_every_thread(
+    tmp_path, monkeypatch
+):
+    """ "Database is locked" is the transaction's, whichever statement met it: after the last
+    try every thread gets it, and nothing is written."""
+    database = _table_database(tmp_path, monkeypatch)
+    tries: list[int] = []
+
+    def locked() -> Exception:
+        tries.append(1)
+        return sqlite3.OperationalError("database is locked")
+
+    got = _grouped_on(database, [_inserting("a"), _inserting("x", locked), _inserting("c")])
+    assert len(tries) > 1  # tried again, as a group
+    assert all(isinstance(got[index], sqlite3.OperationalError) for index in range(3))
+    assert _written(database) == []
+    database.close()
+
+
+def test_a_works_error_is_blamed_on_the_try_it_ended(tmp_path, monkeypatch):
+    """x meets a lock on the first try (the group is tried again, y not reached), then y
+    fails on the second: y gets its error, and a and x are written without it."""
+    database = _table_database(tmp_path, monkeypatch)
+    calls = {"x": 0, "y": 0}
+
+    def first_time(name: str, error: Exception) -> Callable[[], Exception | None]:
+        def fails() -> Exception | None:
+            calls[name] += 1
+            return error if calls[name] == 1 else None
+
+        return fails
+
+    got = _grouped_on(
+        database,
+        [
+            _inserting("a"),
+            _inserting("x", first_time("x", sqlite3.OperationalError("database is locked"))),
+            _inserting("y", first_time("y", ValueError("y's own"))),
+        ],
+    )
+    assert got[0] == "A"
+    assert got[1] == "X"
+    assert isinstance(got[2], ValueError)
+    assert sorted(_written(database)) == ["a", "x"]
+    database.close()
+
+
+def test_an_error_before_the_group_is_taken_reaches_the_waiting_threads_too():
+    database = FakeDatabase()
+
+    def write(work: Callable[[list[str]], Any]) -> Any:
+        assert database.open_first.wait(10)
+        raise OSError("cannot open the database")  # before any work ran
+
+    group = GroupCommit(write)
+    threads, got = _run_in_threads(group, [_writer(name) for name in "abc"])
+    database.open_first.set()
+    for thread in threads:
+        thread.join(10)
+    assert all(isinstance(got[index], OSError) for index in range(3))
+    assert group.waiting == 0
+
+
+def test_a_thread_interrupted_after_a_leader_took_its_write_waits_for_it():
+    if threading.current_thread() is not threading.main_thread():
+        pytest.skip("signals reach the main thread only")
+    database = FakeDatabase()
+    in_work, release = threading.Event(), threading.Event()
+    group = GroupCommit(database.write)
+
+    def slow(pending: list[str]) -> str:
+        in_work.set()
+        assert release.wait(10)
+        pending.append("leader")
+        return "L"
+
+    leader = threading.Thread(target=group.run, args=(slow,))
+    leader.start()
+    _until(lambda: group.waiting == 1)
+
+    def interrupt(_signal: int, _frame: object) -> None:
+        raise Interrupted
+
+    def drive() -> None:
+        _until(lambda: group.waiting == 2)
+        database.open_first.set()  # the leader takes both, then works on its own page
+        assert in_work.wait(10)
+        signal.pthread_kill(threading.main_thread().ident or 0, signal.SIGUSR1)
+        threading.Timer(0.2, release.set).start()
+
+    previous = signal.signal(signal.SIGUSR1, interrupt)
+    try:
+        driver = threading.Thread(target=drive)
+        driver.start()
+        with pytest.raises(Interrupted):
+            group.run(_writer("main"))
+        driver.join(10)
+    finally:
+        signal.signal(signal.SIGUSR1, previous)
+    assert database.committed == ["leader", "main"]  # it raised once its write was done
+    leader.join(10)
