@@ -158,3 +158,26 @@ def test_o6_c7_a_robots_txt_that_hangs_defers_its_origin_and_holds_up_no_other(t
     assert max(r.started_at for r in log if r.origin == healthy_base) < starts[2]
     assert not any(url.startswith(hanging_base) for url in fetched)
     assert summary.deferred == 1  # the hanging origin's home page, kept for a later run
+
+
+def test_c7_l3_a_check_that_keeps_failing_is_retried_fewer_times_than_a_page(tmp_path):
+    # A broken image and a broken page, both 500 every time: the page is tried max_retries (3)
+    # times more, the image, a check that wants only a verdict, check_retries (1) time more.
+    pages = {
+        "/": Page(html_page("home", ["/broken.html", *HEALTHY], images=["/logo.png"])),
+        "/broken.html": Page(html_page("broken"), status=500),
+        "/logo.png": Page(b"", status=500, content_type="image/png"),
+        **{path: Page(html_page(path)) for path in HEALTHY},
+    }
+    site = Site(0, (OriginSpec("slow", "127.0.0.21", pages),), 0.0)
+    paths, found = crawl_paths(
+        site,
+        tmp_path,
+        max_retries=3,
+        check_retries=1,
+        retry_backoff_seconds=0.2,
+        check_resources=True,
+    )
+    assert paths.count("/broken.html") == 4  # the first attempt and three retries
+    assert paths.count("/logo.png") == 2  # the first check and its one retry
+    assert found["broken.html"].status == 500

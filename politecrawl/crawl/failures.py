@@ -4,7 +4,8 @@ schedule a bounded number of times, or recorded as failed [C7, P3, L2].
 ``Failures.no_answer`` takes a time-out or a refused connection (the server's trouble, and no
 response time; a response that trickled past the deadline is recorded cut off, not retried, and
 one that timed out is retried fewer times: ``max_timeout_retries``);
-``Failures.failed_status`` a status worth retrying (429, 5xx) with its Retry-After.
+``Failures.failed_status`` a status worth retrying (429, 5xx) with its Retry-After. A link
+check (L1-L3) is retried at most ``max_check_retries`` times: it wants a verdict, not the page.
 ``politeness.pace_after`` and ``politeness.url_retry_at`` decide the times.
 """
 
@@ -40,12 +41,16 @@ class Failures:
         *,
         max_retries: int,
         max_timeout_retries: int | None = None,
+        max_check_retries: int | None = None,
     ) -> None:
         self.politeness = politeness
         self.clock = clock
         self.max_retries = max_retries
         self.max_timeout_retries = (
             max_retries if max_timeout_retries is None else min(max_retries, max_timeout_retries)
+        )
+        self.max_check_retries = (
+            max_retries if max_check_retries is None else min(max_retries, max_check_retries)
         )
 
     def no_answer(
@@ -129,6 +134,8 @@ class Failures:
             retry_after_seconds=retry_after,
         )
         status = result.status if result is not None else None
+        if kind == CHECK:
+            max_retries = min(max_retries, self.max_check_retries)
         retry_at = None
         if temporary and lease.attempts + 1 <= max_retries:
             retry_at = url_retry_at(

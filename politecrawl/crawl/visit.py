@@ -112,6 +112,7 @@ class Visitor:
             clock,
             max_retries=fetching.max_retries,
             max_timeout_retries=fetching.max_timeout_retries,
+            max_check_retries=config.checking.check_retries,
         )
         self.robots = RobotsVisits(
             gate,
