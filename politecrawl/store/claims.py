@@ -15,16 +15,16 @@ from sqlalchemy import Connection
 
 from politecrawl.store import statements as sql
 from politecrawl.store.frontier_types import Lease, Wait
+from politecrawl.urls import split_canonical
 
 _MAX_EMPTY_HOSTS_PER_CLAIM = 50
 
 
 class Claimer:
-    """Leases URLs inside the caller's write transaction; caches origin names."""
+    """Leases URLs inside the caller's write transaction."""
 
     def __init__(self, lease_seconds: float) -> None:
         self.lease_seconds = lease_seconds
-        self._origin_names: dict[int, str] = {}
 
     def claim(self, connection: Connection, worker: str, now: datetime) -> Lease | None:
         """The best URL of a due host, leased to ``worker``; None when no host is due."""
@@ -63,7 +63,7 @@ class Claimer:
         (
             url_id,
             url,
-            origin_id,
+            _origin_id,
             depth,
             attempts,
             pass_number,
@@ -80,7 +80,9 @@ class Claimer:
         return Lease(
             url_id=url_id,
             url=url,
-            origin=self._origin_name(connection, origin_id),
+            # A URL's origin is a slice of the URL itself (the row's origin was made from it):
+            # no lookup, and no cache of ids that a rolled-back transaction may have given out.
+            origin=split_canonical(url)[0],
             host=host_name,
             depth=depth,
             attempts=attempts,
@@ -99,13 +101,6 @@ class Claimer:
             fetched_at=sql.moment(fetched_at),
             sitemap_lastmod=sql.moment(sitemap_lastmod),
         )
-
-    def _origin_name(self, connection: Connection, origin_id: int) -> str:
-        name = self._origin_names.get(origin_id)
-        if name is None:
-            name = connection.execute(sql.ORIGIN_NAME_SQL, {"origin_id": origin_id}).scalar_one()
-            self._origin_names[origin_id] = name
-        return name
 
 
 def next_wait(connection: Connection, now: datetime) -> Wait:

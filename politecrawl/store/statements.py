@@ -167,8 +167,6 @@ LEASE_BEST_URL_SQL = _lease_url_sql(_BEST_QUEUED_URL)
 LEASE_BEST_FRESH_URL_SQL = _lease_url_sql(_BEST_FRESH_URL)
 
 
-ORIGIN_NAME_SQL = select(origins.c.origin).where(origins.c.id == bindparam("origin_id"))
-
 _NEXT = bindparam("next_at", type_=EpochTime())
 _ONE_FEWER_IN_FLIGHT = case((hosts.c.in_flight > 0, hosts.c.in_flight - 1), else_=0)
 

@@ -421,3 +421,23 @@ def test_p1_o7_a_held_host_given_back_is_due_at_the_time_given(database):
     lease = frontier.claim("w1", now=at(2))
     assert isinstance(lease, Lease)
     assert not frontier.reserve_host("b.example", now=at(2), hold_seconds=30.0)  # in flight
+
+
+def test_c5_a_leases_origin_is_its_urls_own_after_a_rolled_back_claim(database):
+    """A transaction that queued and claimed a URL of a new origin is rolled back; SQLite then
+    gives that origin's id to another origin. The next lease still names its URL's origin (a
+    cache of origin names by id once named the rolled-back one: robots.txt of the wrong site)."""
+    first = Frontier(database, default_delay_seconds=0.0)
+
+    def queue_claim_and_fail(connection) -> None:
+        first._enqueuer.add(connection, ["http://x.example/a"], now=T0, depth=0)
+        lease = first._claim_or_wait(connection, "w1", T0)
+        assert isinstance(lease, Lease)
+        assert lease.origin == "http://x.example"
+        raise RuntimeError("rolled back")
+
+    with pytest.raises(RuntimeError):
+        first._write(queue_claim_and_fail)
+    Frontier(database, default_delay_seconds=0.0).add(["http://y.example/b"], now=T0)
+    lease = claim(first, 1)
+    assert (lease.url, lease.origin) == ("http://y.example/b", "http://y.example")
