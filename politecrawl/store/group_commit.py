@@ -6,8 +6,10 @@ On SQLite one transaction writes at a time, across every thread and process of a
 index's upper pages) to the log. While one transaction holds the lock, the threads that finish
 a page meanwhile wait for it. ``GroupCommit`` lets the first of them to get its turn (the
 leader) write the pages of all the others that are waiting by then, one after another in the
-leader's transaction, and commit once: measured on the frontier benchmark, two pages a
-transaction cost 22% less each than one, four 28% less.
+leader's transaction, and commit once. Measured on the frontier's statements alone: with 8
+links a page, two pages a transaction cost 22% less each than one, four 28% less; with 40
+(``bench/frontier_bench.py``, where the link rows weigh more than the commit), four threads
+14% less than one.
 
 Nothing changes for a page but when it commits: each piece of work runs whole, in the order the
 writes arrived, as it would alone; all of a transaction's work commits or none does. A piece of
