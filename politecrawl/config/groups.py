@@ -243,10 +243,10 @@ class CheckingSettings:
     check_fresh_seconds: float = field(default=DAY_SECONDS, metadata=_SECONDS)
     """A recrawl does not check a link again that was checked less than this long ago."""
     check_retries: int = field(default=1, metadata=_COUNT_OR_ZERO)
-    """A check that failed for a reason worth trying again (429, 5xx, no answer) is tried at
-    most this many times more, never beyond ``max_retries``: a check wants a verdict, not the
-    page, and each further retry of a broken link holds the end of a site check for its
-    back-off (C7, L1)."""
+    """A check that failed for a reason worth trying again (429, 500, 502, 503, 504, no answer)
+    is tried at most this many times more, never beyond ``max_retries`` (nor, after a time-out,
+    ``max_timeout_retries``): a check wants a verdict, not the page, and each further retry of
+    a broken link holds the end of a site check for its back-off (C7, L1)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -63,7 +63,6 @@ class Claimer:
         (
             url_id,
             url,
-            _origin_id,
             depth,
             attempts,
             pass_number,

@@ -146,7 +146,6 @@ def _lease_url_sql(best: Any) -> Any:
         .returning(
             urls.c.id,
             urls.c.url,
-            urls.c.origin_id,
             urls.c.depth,
             urls.c.attempts,
             urls.c.pass_number,
