@@ -258,6 +258,30 @@ def test_an_interrupted_leader_tells_the_others_their_pages_fate_is_unknown():
     assert group.waiting == 0
 
 
+def _run_interrupted(
+    group: GroupCommit, work: Callable[[Any], str], drive: Callable[[Callable[[], None]], None]
+) -> None:
+    """``group.run(work)`` in this (the main) thread, which must raise ``Interrupted``: ``drive``
+    runs in a thread of its own and calls the function it is given to interrupt this one (a
+    signal whose handler raises, as Ctrl-C's does)."""
+
+    def raise_interrupted(_signal: int, _frame: object) -> None:
+        raise Interrupted
+
+    def interrupt() -> None:
+        signal.pthread_kill(threading.main_thread().ident or 0, signal.SIGUSR1)
+
+    previous = signal.signal(signal.SIGUSR1, raise_interrupted)
+    try:
+        driver = threading.Thread(target=drive, args=(interrupt,))
+        driver.start()
+        with pytest.raises(Interrupted):
+            group.run(work)
+        driver.join(10)
+    finally:
+        signal.signal(signal.SIGUSR1, previous)
+
+
 def test_a_thread_interrupted_while_waiting_takes_its_write_with_it():
     """Its page is neither written later behind its back nor left queued (the leader holds
     the lock meanwhile); the signal stands for Ctrl-C, delivered to the main thread."""
@@ -269,22 +293,11 @@ def test_a_thread_interrupted_while_waiting_takes_its_write_with_it():
     leader.start()
     _until(lambda: group.waiting == 1)
 
-    def interrupt(_signal: int, _frame: object) -> None:
-        raise Interrupted
-
-    def send_when_waiting() -> None:
+    def drive(interrupt: Callable[[], None]) -> None:
         _until(lambda: group.waiting == 2)
-        signal.pthread_kill(threading.main_thread().ident or 0, signal.SIGUSR1)
+        interrupt()
 
-    previous = signal.signal(signal.SIGUSR1, interrupt)
-    try:
-        sender = threading.Thread(target=send_when_waiting)
-        sender.start()
-        with pytest.raises(Interrupted):
-            group.run(_writer("main"))
-        sender.join(10)
-    finally:
-        signal.signal(signal.SIGUSR1, previous)
+    _run_interrupted(group, _writer("main"), drive)
     assert group.waiting == 1  # the leader's own, still in its transaction
     database.open_first.set()
     leader.join(10)
@@ -470,24 +483,13 @@ def test_a_thread_interrupted_after_a_leader_took_its_write_waits_for_it():
     leader.start()
     _until(lambda: group.waiting == 1)
 
-    def interrupt(_signal: int, _frame: object) -> None:
-        raise Interrupted
-
-    def drive() -> None:
+    def drive(interrupt: Callable[[], None]) -> None:
         _until(lambda: group.waiting == 2)
         database.open_first.set()  # the leader takes both, then works on its own page
         assert in_work.wait(10)
-        signal.pthread_kill(threading.main_thread().ident or 0, signal.SIGUSR1)
+        interrupt()
         threading.Timer(0.2, release.set).start()
 
-    previous = signal.signal(signal.SIGUSR1, interrupt)
-    try:
-        driver = threading.Thread(target=drive)
-        driver.start()
-        with pytest.raises(Interrupted):
-            group.run(_writer("main"))
-        driver.join(10)
-    finally:
-        signal.signal(signal.SIGUSR1, previous)
+    _run_interrupted(group, _writer("main"), drive)
     assert database.committed == ["leader", "main"]  # it raised once its write was done
     leader.join(10)
