@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import queue
 import threading
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from politecrawl.clock import SystemClock, wait_for_event
+from politecrawl.crawl.visit_result import VisitResult
 from politecrawl.crawl.workers import RunLimits, Workers
-from politecrawl.store import Wait
+from politecrawl.store import Completion, Lease, PageOutcome, Wait
 from politecrawl.testing import FakeClock
 
 
@@ -82,3 +83,91 @@ def test_a_clock_with_only_sleep_still_drives_the_workers_waits():
     workers = _workers(clock)  # type: ignore[arg-type]
     assert workers._wait(Wait(clock.now() + timedelta(seconds=0.1), "politeness delay"))
     assert workers._wait(Wait(None, "nothing queued, leased or deferred")) is False
+
+
+class _KeepingFrontier:
+    """A frontier with one host: its first URL, then (kept, when asked) its second, leased
+    ahead of the host's next start; then nothing. Records what each completion asked."""
+
+    def __init__(self) -> None:
+        self.asked_to_keep: list[bool] = []
+        self.leases = 0
+
+    def _lease(self, number: int, claimed_at: datetime) -> Lease:
+        self.leases += 1
+        return Lease(
+            url_id=number,
+            url=f"http://a.example/{number}",
+            origin="http://a.example",
+            host="a.example",
+            depth=0,
+            attempts=0,
+            owner="w0",
+            expires_at=claimed_at + timedelta(seconds=60),
+            pass_number=1,
+            claimed_at=claimed_at,
+        )
+
+    def claim(self, worker: str, *, now: datetime) -> Lease | Wait:
+        if self.leases == 0:
+            return self._lease(1, now)
+        return Wait(None, "nothing queued, leased or deferred")
+
+    def complete_and_claim(
+        self, completion: Completion, *, worker: str, now: datetime, keep_host: bool = False
+    ) -> tuple[bool, Lease | Wait]:
+        self.asked_to_keep.append(keep_host)
+        if keep_host and self.leases == 1:
+            return True, self._lease(2, completion.next_fetch_at)
+        return True, Wait(None, "nothing queued, leased or deferred")
+
+
+class _TimingVisitor:
+    """Records when each lease is visited; its host's next start is ``delay`` after that."""
+
+    def __init__(self, clock: FakeClock, delay: float) -> None:
+        self.clock = clock
+        self.delay = delay
+        self.visits: list[tuple[str, datetime, datetime]] = []
+
+    def visit(self, lease: Lease) -> VisitResult:
+        now = self.clock.now()
+        self.visits.append((lease.url, lease.claimed_at, now))
+        next_start = now + timedelta(seconds=self.delay)
+        return VisitResult(completion=Completion(lease, PageOutcome(200), next_fetch_at=next_start))
+
+
+def _run_one_host(count: int, delay: float) -> tuple[_KeepingFrontier, _TimingVisitor]:
+    clock = FakeClock()
+    frontier = _KeepingFrontier()
+    visitor = _TimingVisitor(clock, delay)
+    workers = Workers(
+        frontier=frontier,  # type: ignore[arg-type]
+        visitor=visitor,  # type: ignore[arg-type]
+        clock=clock,
+        count=count,
+        limits=RunLimits(max_pages=None, max_duration_seconds=None, deferred_horizon_seconds=60),
+        delay_seconds=0,
+        stop=threading.Event(),
+    )
+    for _page in workers.run(clock.monotonic()):
+        pass
+    return frontier, visitor
+
+
+def test_p2_a_kept_hosts_lease_is_visited_no_sooner_than_the_hosts_next_start():
+    frontier, visitor = _run_one_host(count=2, delay=0.05)
+    assert frontier.asked_to_keep[0] is True  # the host's next start is 50 ms ahead
+    (first, _, visited), (second, claimed_at, second_visited) = visitor.visits
+    assert (first, second) == ("http://a.example/1", "http://a.example/2")
+    assert claimed_at == visited + timedelta(seconds=0.05)
+    assert second_visited >= claimed_at
+
+
+def test_a_host_is_not_kept_by_a_lone_worker_nor_when_its_next_start_is_far():
+    # A lone worker keeping a host would leave every other host waiting; a host due in more
+    # than a tenth of a second is served as well by whichever worker is free then.
+    for count, delay in ((1, 0.05), (2, 0.5), (2, 0.0)):
+        frontier, visitor = _run_one_host(count=count, delay=delay)
+        assert frontier.asked_to_keep == [False], (count, delay)
+        assert len(visitor.visits) == 1

@@ -16,7 +16,7 @@ import contextlib
 import queue
 import threading
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
 from politecrawl.clock import wait_for_event
@@ -33,6 +33,14 @@ if TYPE_CHECKING:
 
 _POLL_SECONDS = 0.25
 _DONE = object()
+
+# A worker keeps the host of the page it has just finished (takes its next URL now and waits
+# for the host's next start, P2) when that start is this close: otherwise the host, due while
+# every worker is busy with other hosts' pages, waits for the next one to finish (measured: a
+# host asking for a request every 20 ms got each of its requests 5.9 ms late on average with
+# four busy workers). Nearer than the minimum, or with one worker, the usual claim is as prompt.
+_KEEP_MIN_SECONDS = 0.005
+_KEEP_WITHIN_SECONDS = 0.1
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,6 +98,9 @@ class Workers:
         """Set when the run is over for every thread of this process (nothing left, a limit):
         waiting threads wake at once and end."""
         self._lock = threading.Lock()
+        self._keeping = 0
+        """Threads holding a kept host's lease until its start: one thread at least is always
+        free to serve every other host."""
         self._events: queue.Queue[object] = queue.Queue(maxsize=1000)
         self._threads: list[threading.Thread] = []
 
@@ -217,15 +228,48 @@ class Workers:
         self._count(result)
         # What the visit found is recorded with this worker's next claim: one commit a lease.
         record = result.completion or result.end
-        if record is None:
-            claimed = self.frontier.claim(me, now=self.clock.now())
-        else:
-            _, claimed = self.frontier.complete_and_claim(record, worker=me, now=self.clock.now())
-        if result.excluded is not None:
-            self._events.put(result.excluded)
-        if result.page is not None:
-            self._events.put(result.page)
+        keep = record is not None and self._may_keep(record.next_fetch_at)
+        try:
+            if record is None:
+                claimed = self.frontier.claim(me, now=self.clock.now())
+            else:
+                _, claimed = self.frontier.complete_and_claim(
+                    record, worker=me, now=self.clock.now(), keep_host=keep
+                )
+            if result.excluded is not None:
+                self._events.put(result.excluded)
+            if result.page is not None:
+                self._events.put(result.page)
+            if keep and isinstance(claimed, Lease):
+                self._await_start(claimed)
+        finally:
+            if keep:
+                with self._lock:
+                    self._keeping -= 1
         return claimed
+
+    def _may_keep(self, next_start: datetime | None) -> bool:
+        """Whether to keep the finished page's host (``_KEEP_WITHIN_SECONDS``); if so, this
+        thread counts as keeping one until its lease starts."""
+        if next_start is None or self.count < 2:
+            return False
+        ahead = (next_start - self.clock.now()).total_seconds()
+        if not _KEEP_MIN_SECONDS <= ahead <= _KEEP_WITHIN_SECONDS:
+            return False
+        with self._lock:
+            if self._keeping >= self.count - 1:
+                return False
+            self._keeping += 1
+            return True
+
+    def _await_start(self, lease: Lease) -> None:
+        """Wait until the lease's host is due (a kept host's lease is handed over before its
+        next start, P2), or until the run stops (the lease is then given back)."""
+        while not self._stop.is_set():
+            seconds = (lease.claimed_at - self.clock.now()).total_seconds()
+            if seconds <= 0:
+                return
+            wait_for_event(self.clock, self._stop, min(seconds, _POLL_SECONDS))
 
     def _count(self, result: VisitResult) -> None:
         """The counters the pages handed out do not tell (they are counted as they are read)."""
