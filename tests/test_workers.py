@@ -171,3 +171,28 @@ def test_a_host_is_not_kept_by_a_lone_worker_nor_when_its_next_start_is_far():
         frontier, visitor = _run_one_host(count=count, delay=delay)
         assert frontier.asked_to_keep == [False], (count, delay)
         assert len(visitor.visits) == 1
+
+
+class _BlockingClock(FakeClock):
+    """A clock whose waits end only when their event is set: a wait that returns was woken."""
+
+    def wait(self, event: threading.Event, seconds: float) -> bool:
+        event.wait()
+        return True
+
+
+def test_a_thread_that_keeps_a_host_wakes_one_waiting_thread_to_ask_again():
+    # A thread told to wait (say, for a request in flight) before a page's links were queued
+    # would sleep through them; one that keeps a host, and so is taken, wakes it.
+    clock = _BlockingClock()
+    workers = _workers(clock)
+    answers: queue.Queue[bool] = queue.Queue()
+    in_flight = Wait(clock.now() + timedelta(hours=1), "requests in flight")
+    waiting = threading.Thread(target=lambda: answers.put(workers._wait(in_flight)), daemon=True)
+    waiting.start()
+    while not workers._sleepers:
+        threading.Event().wait(0.01)
+    workers._wake_one()
+    waiting.join(timeout=30)
+    assert answers.get_nowait() is True  # woken to claim again, the run going on
+    assert workers._sleepers == []

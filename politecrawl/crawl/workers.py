@@ -101,6 +101,9 @@ class Workers:
         self._keeping = 0
         """Threads holding a kept host's lease until its start: one thread at least is always
         free to serve every other host."""
+        self._sleepers: list[threading.Event] = []
+        """The events of the threads waiting in ``_wait``, to wake one (``_wake_one``) or all
+        (``_end``) before their time."""
         self._events: queue.Queue[object] = queue.Queue(maxsize=1000)
         self._threads: list[threading.Thread] = []
 
@@ -241,6 +244,9 @@ class Workers:
             if result.page is not None:
                 self._events.put(result.page)
             if keep and isinstance(claimed, Lease):
+                # This thread is taken until the host's start: a thread asleep on a Wait told
+                # before this page's links were queued may now have work (they poll slowly).
+                self._wake_one()
                 self._await_start(claimed)
         finally:
             if keep:
@@ -294,12 +300,32 @@ class Workers:
             return self._end("only deferred work left")
         # A thread that ends the run wakes the others: a crawl's last page would otherwise be
         # followed by up to a poll's wait (0.25 s) of threads that have nothing left to do.
-        return not wait_for_event(self.clock, self._ending, min(max(seconds, 0.001), _POLL_SECONDS))
+        woken = threading.Event()
+        with self._lock:
+            if self._ending.is_set():
+                return False
+            self._sleepers.append(woken)
+        try:
+            wait_for_event(self.clock, woken, min(max(seconds, 0.001), _POLL_SECONDS))
+        finally:
+            with self._lock:
+                if woken in self._sleepers:
+                    self._sleepers.remove(woken)
+        return not self._ending.is_set()
+
+    def _wake_one(self) -> None:
+        """Wake one thread waiting in ``_wait``, if any: it asks the frontier again now."""
+        with self._lock:
+            if self._sleepers:
+                self._sleepers.pop().set()
 
     def _end(self, reason: str) -> bool:
         """End the run for every thread of this process, for ``reason``; False (for ``_wait``)."""
         self.set_stop_reason(reason)
-        self._ending.set()
+        with self._lock:
+            self._ending.set()
+            for woken in self._sleepers:
+                woken.set()
         return False
 
     def _limit_reached(self, started: float) -> bool:
