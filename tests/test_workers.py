@@ -6,6 +6,8 @@ import queue
 import threading
 from datetime import datetime, timedelta
 
+import pytest
+
 from politecrawl.clock import SystemClock, wait_for_event
 from politecrawl.crawl.visit_result import VisitResult
 from politecrawl.crawl.workers import RunLimits, Workers
@@ -196,3 +198,117 @@ def test_a_thread_that_keeps_a_host_wakes_one_waiting_thread_to_ask_again():
     waiting.join(timeout=30)
     assert answers.get_nowait() is True  # woken to claim again, the run going on
     assert workers._sleepers == []
+
+
+def test_the_end_of_the_run_wakes_every_waiting_thread_at_once():
+    clock = _BlockingClock()
+    workers = _workers(clock)
+    answers: queue.Queue[bool] = queue.Queue()
+    in_flight = Wait(clock.now() + timedelta(hours=1), "requests in flight")
+    waiting = threading.Thread(target=lambda: answers.put(workers._wait(in_flight)), daemon=True)
+    waiting.start()
+    while not workers._sleepers:
+        threading.Event().wait(0.01)
+    assert workers._wait(Wait(None, "nothing queued, leased or deferred")) is False
+    waiting.join(timeout=30)
+    assert answers.get_nowait() is False
+
+
+def _keeping_workers(count: int, clock: FakeClock) -> Workers:
+    workers = _workers(clock)
+    workers.count = count
+    return workers
+
+
+def test_at_most_all_threads_but_one_keep_a_host():
+    clock = FakeClock()
+    workers = _keeping_workers(3, clock)
+    soon = clock.now() + timedelta(seconds=0.05)
+    assert [workers._may_keep(soon) for _ in range(3)] == [True, True, False]
+    assert workers._keeping == 2
+
+
+def test_no_thread_keeps_a_host_while_the_others_are_in_slow_requests():
+    # With the only other thread 0.2 s into a visit (a slow response), a host due all along
+    # would wait for as long as the kept host has URLs: keep only while another is free.
+    clock = FakeClock()
+    workers = _keeping_workers(2, clock)
+    workers._visiting["w1"] = clock.monotonic()
+    clock.advance(0.2)
+    soon = clock.now() + timedelta(seconds=0.05)
+    assert workers._may_keep(soon) is False
+    workers._visiting["w1"] = clock.monotonic() - 0.01  # a visit just begun ends soon
+    assert workers._may_keep(soon) is True
+
+
+def test_no_thread_keeps_a_host_once_the_run_is_ending():
+    clock = FakeClock()
+    workers = _keeping_workers(2, clock)
+    workers._end("max_pages")
+    assert workers._may_keep(clock.now() + timedelta(seconds=0.05)) is False
+
+
+class _FailingFrontier:
+    def complete_and_claim(self, completion, *, worker, now, keep_host=False):  # type: ignore[no-untyped-def]
+        raise RuntimeError("the database went away")
+
+
+def test_a_thread_whose_record_fails_keeps_no_host():
+    clock = FakeClock()
+    workers = Workers(
+        frontier=_FailingFrontier(),  # type: ignore[arg-type]
+        visitor=_TimingVisitor(clock, 0.05),  # type: ignore[arg-type]
+        clock=clock,
+        count=2,
+        limits=RunLimits(max_pages=None, max_duration_seconds=None, deferred_horizon_seconds=60),
+        delay_seconds=0,
+        stop=threading.Event(),
+    )
+    lease = _KeepingFrontier()._lease(1, clock.now())
+    with pytest.raises(RuntimeError):
+        workers._visit(lease, "w0")
+    assert (workers._keeping, workers._visiting) == (0, {})
+
+
+class _FarKeptFrontier(_KeepingFrontier):
+    """Its second lease starts a minute ahead; records what is given back."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.released: list[tuple[int, datetime, datetime]] = []
+
+    def complete_and_claim(
+        self, completion: Completion, *, worker: str, now: datetime, keep_host: bool = False
+    ) -> tuple[bool, Lease | Wait]:
+        return True, self._lease(2, now + timedelta(seconds=60))
+
+    def release(self, lease: Lease, *, now: datetime, next_fetch_at: datetime) -> bool:
+        self.released.append((lease.url_id, next_fetch_at, lease.claimed_at))
+        return True
+
+
+def test_p2_a_lease_that_starts_later_is_given_back_at_its_start_when_the_run_stops():
+    clock = SystemClock()
+    frontier = _FarKeptFrontier()
+    stop = threading.Event()
+    workers = Workers(
+        frontier=frontier,  # type: ignore[arg-type]
+        visitor=_TimingVisitor(clock, 0.05),  # type: ignore[arg-type]
+        clock=clock,
+        count=2,
+        limits=RunLimits(max_pages=None, max_duration_seconds=None, deferred_horizon_seconds=60),
+        delay_seconds=0,
+        stop=stop,
+    )
+    runner = threading.Thread(target=lambda: list(workers.run(clock.monotonic())), daemon=True)
+    runner.start()
+    while frontier.leases < 2 and runner.is_alive():
+        threading.Event().wait(0.01)
+    stop.set()
+    runner.join(timeout=30)  # the lease starts in a minute: a wait that ignored stop is caught
+    assert not runner.is_alive()
+    # Never visited before its start; given back due at its start, not at the time of stopping.
+    assert [url for url, _, _ in workers.visitor.visits] == ["http://a.example/1"]  # type: ignore[attr-defined]
+    ((url_id, given_back, claimed_at),) = frontier.released
+    assert url_id == 2
+    assert given_back == claimed_at

@@ -38,7 +38,8 @@ _DONE = object()
 # for the host's next start, P2) when that start is this close: otherwise the host, due while
 # every worker is busy with other hosts' pages, waits for the next one to finish (measured: a
 # host asking for a request every 20 ms got each of its requests 5.9 ms late on average with
-# four busy workers). Nearer than the minimum, or with one worker, the usual claim is as prompt.
+# four busy workers). Nearer than the minimum the usual claim is as prompt; with one worker, or
+# no other worker free (``_may_keep``), keeping would hold up every other host.
 _KEEP_MIN_SECONDS = 0.005
 _KEEP_WITHIN_SECONDS = 0.1
 
@@ -99,8 +100,9 @@ class Workers:
         waiting threads wake at once and end."""
         self._lock = threading.Lock()
         self._keeping = 0
-        """Threads holding a kept host's lease until its start: one thread at least is always
-        free to serve every other host."""
+        """Threads holding a kept host's lease until its start (see ``_may_keep``)."""
+        self._visiting: dict[str, float] = {}
+        """When each thread in a visit started it (the clock's monotonic counter)."""
         self._sleepers: list[threading.Event] = []
         """The events of the threads waiting in ``_wait``, to wake one (``_wake_one``) or all
         (``_end``) before their time."""
@@ -227,26 +229,34 @@ class Workers:
                 self.frontier.fail(lease, message, now=now, next_fetch_at=next_fetch_at)
 
     def _visit(self, lease: Lease, me: str) -> Lease | Wait:
-        result: VisitResult = self.visitor.visit(lease)
+        with self._lock:
+            self._visiting[me] = self.clock.monotonic()
+        try:
+            result: VisitResult = self.visitor.visit(lease)
+        finally:
+            with self._lock:
+                del self._visiting[me]
         self._count(result)
         # What the visit found is recorded with this worker's next claim: one commit a lease.
         record = result.completion or result.end
         keep = record is not None and self._may_keep(record.next_fetch_at)
         try:
+            now = self.clock.now()
             if record is None:
-                claimed = self.frontier.claim(me, now=self.clock.now())
+                claimed = self.frontier.claim(me, now=now)
             else:
                 _, claimed = self.frontier.complete_and_claim(
-                    record, worker=me, now=self.clock.now(), keep_host=keep
+                    record, worker=me, now=now, keep_host=keep
                 )
             if result.excluded is not None:
                 self._events.put(result.excluded)
             if result.page is not None:
                 self._events.put(result.page)
-            if keep and isinstance(claimed, Lease):
-                # This thread is taken until the host's start: a thread asleep on a Wait told
-                # before this page's links were queued may now have work (they poll slowly).
-                self._wake_one()
+            if isinstance(claimed, Lease) and claimed.claimed_at > now:  # a kept host's
+                if keep:
+                    # This thread is taken until the host's start: a thread asleep on a Wait
+                    # told before this page's links were queued may now have work.
+                    self._wake_one()
                 self._await_start(claimed)
         finally:
             if keep:
@@ -256,14 +266,24 @@ class Workers:
 
     def _may_keep(self, next_start: datetime | None) -> bool:
         """Whether to keep the finished page's host (``_KEEP_WITHIN_SECONDS``); if so, this
-        thread counts as keeping one until its lease starts."""
+        thread counts as keeping one until its lease starts.
+
+        Only while another thread is free to serve the other hosts, due ones first: one not
+        keeping a host itself and not in a visit that has lasted the keeping window already (a
+        slow response). Without one, a host due all along would wait for as long as the kept
+        host has URLs."""
         if next_start is None or self.count < 2:
             return False
         ahead = (next_start - self.clock.now()).total_seconds()
         if not _KEEP_MIN_SECONDS <= ahead <= _KEEP_WITHIN_SECONDS:
             return False
+        max_pages = self.limits.max_pages
         with self._lock:
-            if self._keeping >= self.count - 1:
+            if self._ending.is_set() or (max_pages is not None and self.summary.pages >= max_pages):
+                return False
+            now = self.clock.monotonic()
+            slow = sum(now - started >= _KEEP_WITHIN_SECONDS for started in self._visiting.values())
+            if self.count - 1 - self._keeping - slow < 1:
                 return False
             self._keeping += 1
             return True

@@ -65,7 +65,13 @@ def check_politeness(events: list[dict]) -> float:
 
 
 def run_workers(
-    target: str, log: Path, processes: int, threads: int, *, together: bool = False
+    target: str,
+    log: Path,
+    processes: int,
+    threads: int,
+    *,
+    together: bool = False,
+    keep: bool = False,
 ) -> None:
     children = [
         subprocess.Popen(
@@ -78,7 +84,8 @@ def run_workers(
                 str(threads),
                 "--delay",
                 str(DELAY),
-                *(["--together"] if together else []),
+                *(["--together"] if together or keep else []),
+                *(["--keep"] if keep else []),
             ]
         )
         for _ in range(processes)
@@ -105,41 +112,63 @@ def check_all_done_once(target: str, events: list[dict], total: int, kills: int 
 
 
 @pytest.mark.parametrize(
-    ("processes", "threads", "together"),
-    [(1, 8, False), (3, 2, False), (1, 8, True), (3, 2, True)],
+    ("processes", "threads", "mode"),
+    [
+        (1, 8, ""),
+        (3, 2, ""),
+        (1, 8, "together"),
+        (3, 2, "together"),
+        (1, 8, "keep"),
+        (3, 2, "keep"),
+    ],
     ids=[
         "eight-threads",
         "three-processes",
         "eight-threads-group-commit",
         "three-processes-group-commit",
+        "eight-threads-keeping-hosts",
+        "three-processes-keeping-hosts",
     ],
 )
-def test_p1_threads_and_processes_on_one_sqlite_file(tmp_path, processes, threads, together):
+def test_p1_threads_and_processes_on_one_sqlite_file(tmp_path, processes, threads, mode):
     """``together``: pages recorded with the next claim, several threads' in one
-    transaction (group commit): each still done once, no URL claimed twice, the pace held."""
+    transaction (group commit); ``keep``: and each thread keeps its page's host for the host's
+    next start (P2): each still done once, no URL claimed twice, the pace held."""
     target = str(tmp_path / "crawl.db")
     total = seed(target)
     log = tmp_path / "events.jsonl"
-    run_workers(target, log, processes=processes, threads=threads, together=together)
+    run_workers(
+        target,
+        log,
+        processes=processes,
+        threads=threads,
+        together=mode == "together",
+        keep=mode == "keep",
+    )
     events = read_log(log)
     check_all_done_once(target, events, total)
     starts = Counter(event["url_id"] for event in events if event["event"] == "start")
     assert max(starts.values()) == 1  # no URL claimed twice
     check_politeness(events)
+    if mode == "keep":  # hosts were kept: leases handed over ahead of their start
+        assert sum(event.get("kept", False) for event in events) >= 10
 
 
 @pytest.mark.postgres
-def test_p1_four_processes_on_postgres(tmp_path):
+@pytest.mark.parametrize("keep", [False, True], ids=["claiming", "keeping-hosts"])
+def test_p1_four_processes_on_postgres(tmp_path, keep):
     require_postgres()
     for target in postgres_schema_url():
         total = seed(target)
         log = tmp_path / "events.jsonl"
-        run_workers(target, log, processes=4, threads=2)
+        run_workers(target, log, processes=4, threads=2, keep=keep)
         events = read_log(log)
         check_all_done_once(target, events, total)
         starts = Counter(event["url_id"] for event in events if event["event"] == "start")
         assert max(starts.values()) == 1
         check_politeness(events)
+        if keep:
+            assert sum(event.get("kept", False) for event in events) >= 10
 
 
 def _events(log: Path) -> int:

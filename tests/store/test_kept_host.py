@@ -118,3 +118,16 @@ def test_p2_a_kept_lease_ended_without_a_request_leaves_the_host_due_at_its_next
         )
     assert frontier.claim("w2", now=at(0.02)) == Wait(at(0.03), "politeness delay")
     assert claim(frontier, 0.03, "w2").host == "slow.example"
+
+
+def test_p2_with_room_for_two_requests_the_next_after_a_kept_one_waits_its_delay(database):
+    # The kept request starts at 0.03 s: the host's next start after it is 0.03 + 0.02, so a
+    # second request (room for two) does not start alongside it.
+    frontier = Frontier(
+        database, default_delay_seconds=0.02, lease_seconds=60.0, max_in_flight_per_host=2
+    )
+    frontier.add([f"http://a.example/{n}" for n in range(4)], now=T0)
+    kept = finish(frontier, claim(frontier, 0), 0.01, 0.03, keep=True)
+    assert isinstance(kept, Lease)
+    assert kept.claimed_at == at(0.03)
+    assert frontier.claim("w2", now=at(0.03)) == Wait(at(0.05), "politeness delay")
