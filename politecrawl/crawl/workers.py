@@ -34,12 +34,11 @@ if TYPE_CHECKING:
 _POLL_SECONDS = 0.25
 _DONE = object()
 
-# A worker keeps the host of the page it has just finished (takes its next URL now and waits
-# for the host's next start, P2) when that start is this close: otherwise the host, due while
-# every worker is busy with other hosts' pages, waits for the next one to finish (measured: a
-# host asking for a request every 20 ms got each of its requests 5.9 ms late on average with
-# four busy workers). Nearer than the minimum the usual claim is as prompt; with one worker, or
-# no other worker free (``_may_keep``), keeping would hold up every other host.
+# A worker that finishes a page of a host whose next start is this close asks to keep the host:
+# the frontier leases it the host's next URL now, for that start, when no other host is due by
+# then (``Frontier.complete_and_claim``), and the worker waits for the start (P2). The thread
+# would have waited anyway; it now starts on time, without a claim in between or every idle
+# thread waking for the same host. Nearer than the minimum the usual claim is as prompt.
 _KEEP_MIN_SECONDS = 0.005
 _KEEP_WITHIN_SECONDS = 0.1
 
@@ -99,13 +98,6 @@ class Workers:
         """Set when the run is over for every thread of this process (nothing left, a limit):
         waiting threads wake at once and end."""
         self._lock = threading.Lock()
-        self._keeping = 0
-        """Threads holding a kept host's lease until its start (see ``_may_keep``)."""
-        self._visiting: dict[str, float] = {}
-        """When each thread in a visit started it (the clock's monotonic counter)."""
-        self._sleepers: list[threading.Event] = []
-        """The events of the threads waiting in ``_wait``, to wake one (``_wake_one``) or all
-        (``_end``) before their time."""
         self._events: queue.Queue[object] = queue.Queue(maxsize=1000)
         self._threads: list[threading.Thread] = []
 
@@ -229,64 +221,36 @@ class Workers:
                 self.frontier.fail(lease, message, now=now, next_fetch_at=next_fetch_at)
 
     def _visit(self, lease: Lease, me: str) -> Lease | Wait:
-        with self._lock:
-            self._visiting[me] = self.clock.monotonic()
-        try:
-            result: VisitResult = self.visitor.visit(lease)
-        finally:
-            with self._lock:
-                del self._visiting[me]
+        result: VisitResult = self.visitor.visit(lease)
         self._count(result)
         # What the visit found is recorded with this worker's next claim: one commit a lease.
         record = result.completion or result.end
-        keep = record is not None and self._may_keep(record.next_fetch_at)
-        try:
-            now = self.clock.now()
-            if record is None:
-                claimed = self.frontier.claim(me, now=now)
-            else:
-                _, claimed = self.frontier.complete_and_claim(
-                    record, worker=me, now=now, keep_host=keep
-                )
-            if result.excluded is not None:
-                self._events.put(result.excluded)
-            if result.page is not None:
-                self._events.put(result.page)
-            if isinstance(claimed, Lease) and claimed.claimed_at > now:  # a kept host's
-                if keep:
-                    # This thread is taken until the host's start: a thread asleep on a Wait
-                    # told before this page's links were queued may now have work.
-                    self._wake_one()
-                self._await_start(claimed)
-        finally:
-            if keep:
-                with self._lock:
-                    self._keeping -= 1
+        now = self.clock.now()
+        if record is None:
+            claimed = self.frontier.claim(me, now=now)
+        else:
+            keep = self._may_keep(record.next_fetch_at, now)
+            _, claimed = self.frontier.complete_and_claim(
+                record, worker=me, now=now, keep_host=keep
+            )
+        if result.excluded is not None:
+            self._events.put(result.excluded)
+        if result.page is not None:
+            self._events.put(result.page)
+        if isinstance(claimed, Lease) and claimed.claimed_at > now:  # a kept host's lease
+            self._await_start(claimed)
         return claimed
 
-    def _may_keep(self, next_start: datetime | None) -> bool:
-        """Whether to keep the finished page's host (``_KEEP_WITHIN_SECONDS``); if so, this
-        thread counts as keeping one until its lease starts.
-
-        Only while another thread is free to serve the other hosts, due ones first: one not
-        keeping a host itself and not in a visit that has lasted the keeping window already (a
-        slow response). Without one, a host due all along would wait for as long as the kept
-        host has URLs."""
-        if next_start is None or self.count < 2:
+    def _may_keep(self, next_start: datetime | None, now: datetime) -> bool:
+        """Whether to ask to keep the finished page's host (``_KEEP_WITHIN_SECONDS``): not
+        once the run is ending, where the lease would only be given back."""
+        if next_start is None or self._ending.is_set():
             return False
-        ahead = (next_start - self.clock.now()).total_seconds()
-        if not _KEEP_MIN_SECONDS <= ahead <= _KEEP_WITHIN_SECONDS:
+        if not _KEEP_MIN_SECONDS <= (next_start - now).total_seconds() <= _KEEP_WITHIN_SECONDS:
             return False
         max_pages = self.limits.max_pages
         with self._lock:
-            if self._ending.is_set() or (max_pages is not None and self.summary.pages >= max_pages):
-                return False
-            now = self.clock.monotonic()
-            slow = sum(now - started >= _KEEP_WITHIN_SECONDS for started in self._visiting.values())
-            if self.count - 1 - self._keeping - slow < 1:
-                return False
-            self._keeping += 1
-            return True
+            return max_pages is None or self.summary.pages < max_pages
 
     def _await_start(self, lease: Lease) -> None:
         """Wait until the lease's host is due (a kept host's lease is handed over before its
@@ -320,32 +284,12 @@ class Workers:
             return self._end("only deferred work left")
         # A thread that ends the run wakes the others: a crawl's last page would otherwise be
         # followed by up to a poll's wait (0.25 s) of threads that have nothing left to do.
-        woken = threading.Event()
-        with self._lock:
-            if self._ending.is_set():
-                return False
-            self._sleepers.append(woken)
-        try:
-            wait_for_event(self.clock, woken, min(max(seconds, 0.001), _POLL_SECONDS))
-        finally:
-            with self._lock:
-                if woken in self._sleepers:
-                    self._sleepers.remove(woken)
-        return not self._ending.is_set()
-
-    def _wake_one(self) -> None:
-        """Wake one thread waiting in ``_wait``, if any: it asks the frontier again now."""
-        with self._lock:
-            if self._sleepers:
-                self._sleepers.pop().set()
+        return not wait_for_event(self.clock, self._ending, min(max(seconds, 0.001), _POLL_SECONDS))
 
     def _end(self, reason: str) -> bool:
         """End the run for every thread of this process, for ``reason``; False (for ``_wait``)."""
         self.set_stop_reason(reason)
-        with self._lock:
-            self._ending.set()
-            for woken in self._sleepers:
-                woken.set()
+        self._ending.set()
         return False
 
     def _limit_reached(self, started: float) -> bool:

@@ -49,7 +49,7 @@ class Claimer:
         """The next URL of ``host_name``, leased to ``worker`` ahead of the host's next start
         ``start`` (which becomes the lease's ``claimed_at``: the worker waits until then, P2);
         None when the host is not free to keep (another slot pushed its next start past
-        ``start``, no room, nothing queued)."""
+        ``start``, no room, nothing queued) or another host is due by ``start``."""
         host = sql.take_kept_host_slot.first(
             connection, {"host_name": host_name, "start": sql.epoch(start)}
         )

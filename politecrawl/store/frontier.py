@@ -228,11 +228,9 @@ class Frontier:
 
         ``keep_host``: the worker's next lease is, when it can be, the same host's next URL,
         taken now for the host's next start (``completion.next_fetch_at``, the lease's
-        ``claimed_at``), which the worker waits for. A worker that has just finished a page of
-        a host with a short delay starts its next request on time, instead of the host waiting
-        for whichever worker next finishes a page of another host. Otherwise (the host has
-        nothing queued, another request pushed its next start later, or no request was made)
-        the claim is the usual one."""
+        ``claimed_at``), which the worker waits for: only when no other host is due by then
+        (the worker would have waited anyway), the host has a URL queued and no other request
+        pushed its next start later. Otherwise the claim is the usual one."""
         self._housekeeping(now)
         if isinstance(completion, LeaseEnd):
             ending = completion

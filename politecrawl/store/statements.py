@@ -96,8 +96,11 @@ TAKE_HOST_SLOT_SQL = (
 # Keep a host for the worker that just finished its page (``Claimer.claim_kept_host``): its
 # next slot, taken ahead of its next start ``start``, which the worker then waits for (P2). Only
 # when the host's own next start is no later than ``start`` (nothing else, such as another
-# request in flight, pushed it further), it has room, and it has a URL queued; the next start
-# after this request is set from ``start`` as a claim sets it from now.
+# request in flight, pushed it further), it has room and a URL queued, and no other host with
+# room and a URL queued is due by ``start``: a worker keeps a host only when it would otherwise
+# have waited, so no host due meanwhile waits behind it and no thread idles while there is work.
+# The next start after this request is set from ``start`` as a claim sets it from now.
+_OTHER_HOSTS = hosts.alias("other_hosts")
 TAKE_KEPT_HOST_SLOT_SQL = (
     update(hosts)
     .where(
@@ -106,6 +109,17 @@ TAKE_KEPT_HOST_SLOT_SQL = (
         hosts.c.next_fetch_at <= bindparam("start", type_=EpochTime()),
         hosts.c.in_flight < hosts.c.max_in_flight,
         select(urls.c.id).where(urls.c.host_id == hosts.c.id, urls.c.state == QUEUED).exists(),
+        ~select(_OTHER_HOSTS.c.id)
+        .where(
+            _OTHER_HOSTS.c.active,
+            _OTHER_HOSTS.c.next_fetch_at <= bindparam("start", type_=EpochTime()),
+            _OTHER_HOSTS.c.id != hosts.c.id,
+            _OTHER_HOSTS.c.in_flight < _OTHER_HOSTS.c.max_in_flight,
+            select(urls.c.id)
+            .where(urls.c.host_id == _OTHER_HOSTS.c.id, urls.c.state == QUEUED)
+            .exists(),
+        )
+        .exists(),
     )
     .values(
         in_flight=hosts.c.in_flight + 1,

@@ -25,9 +25,9 @@ PAGES_PER_HOST = 8
 DELAY = 0.02
 
 
-def seed(target: str) -> int:
+def seed(target: str, *, hosts: int = HOSTS, pages_per_host: int = PAGES_PER_HOST) -> int:
     database = open_database(target)
-    urls = [f"http://h{h}.example/p{p}" for h in range(HOSTS) for p in range(PAGES_PER_HOST)]
+    urls = [f"http://h{h}.example/p{p}" for h in range(hosts) for p in range(pages_per_host)]
     Frontier(database).add(urls, now=datetime.now(UTC))
     with database.engine.begin() as connection:
         # Every host gets the test's delay (hosts are created with the frontier's default).
@@ -135,7 +135,9 @@ def test_p1_threads_and_processes_on_one_sqlite_file(tmp_path, processes, thread
     transaction (group commit); ``keep``: and each thread keeps its page's host for the host's
     next start (P2): each still done once, no URL claimed twice, the pace held."""
     target = str(tmp_path / "crawl.db")
-    total = seed(target)
+    # Keeping: one host, so that a thread finds no other host due by its next start (a host is
+    # kept only then), while every other thread and process asks for it; 60 delays at least.
+    total = seed(target, hosts=1, pages_per_host=60) if mode == "keep" else seed(target)
     log = tmp_path / "events.jsonl"
     run_workers(
         target,
@@ -159,7 +161,7 @@ def test_p1_threads_and_processes_on_one_sqlite_file(tmp_path, processes, thread
 def test_p1_four_processes_on_postgres(tmp_path, keep):
     require_postgres()
     for target in postgres_schema_url():
-        total = seed(target)
+        total = seed(target, hosts=1, pages_per_host=60) if keep else seed(target)
         log = tmp_path / "events.jsonl"
         run_workers(target, log, processes=4, threads=2, keep=keep)
         events = read_log(log)

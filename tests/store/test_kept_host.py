@@ -131,3 +131,31 @@ def test_p2_with_room_for_two_requests_the_next_after_a_kept_one_waits_its_delay
     assert isinstance(kept, Lease)
     assert kept.claimed_at == at(0.03)
     assert frontier.claim("w2", now=at(0.03)) == Wait(at(0.05), "politeness delay")
+
+
+@pytest.mark.parametrize("other_due_at", [0.0, 0.02, 0.03])
+def test_p2_a_host_is_not_kept_while_another_is_due_by_its_start(frontier, other_due_at):
+    # other.example is due before slow.example's next start (or at it): the worker serves it,
+    # rather than wait for slow.example while it waits (a thread kept from work it could do).
+    frontier.add(["http://slow.example/1", "http://slow.example/2"], now=T0)
+    frontier.add(["http://other.example/1", "http://other.example/2"], now=T0)
+    slow, other = claim(frontier, 0), claim(frontier, 0, "w2")
+    slow, other = sorted((slow, other), key=lambda lease: lease.host != "slow.example")
+    assert frontier.complete(other, PageOutcome(200), now=at(0.005), next_fetch_at=at(other_due_at))
+    following = finish(frontier, slow, 0.01, 0.03, keep=True)
+    if other_due_at <= 0.01:
+        assert isinstance(following, Lease)
+        assert (following.host, following.claimed_at) == ("other.example", at(0.01))
+    else:  # due after now but by the start: not kept, the worker is told to wait for it
+        assert following == Wait(at(other_due_at), "politeness delay")
+
+
+def test_p2_a_host_is_kept_when_the_others_are_due_only_after_its_start(frontier):
+    frontier.add(["http://slow.example/1", "http://slow.example/2"], now=T0)
+    frontier.add(["http://other.example/1", "http://other.example/2"], now=T0)
+    slow, other = claim(frontier, 0), claim(frontier, 0, "w2")
+    slow, other = sorted((slow, other), key=lambda lease: lease.host != "slow.example")
+    assert frontier.complete(other, PageOutcome(200), now=at(0.005), next_fetch_at=at(0.031))
+    kept = finish(frontier, slow, 0.01, 0.03, keep=True)
+    assert isinstance(kept, Lease)
+    assert (kept.host, kept.claimed_at) == ("slow.example", at(0.03))
