@@ -74,38 +74,6 @@ def test_full_crawl_obeys_robots_meta_and_politeness(fast_web, tmp_path, capsys)
         )
 
 
-@pytest.mark.timeout(300)
-def test_p1_p2_hosts_kept_by_their_workers_are_asked_no_sooner_than_their_delay(fast_web, tmp_path):
-    # At a 50 ms delay (100 ms on the Crawl-delay host) a worker that finishes a page keeps its
-    # host for the host's next start: the server's log must show the pace held all the same.
-    web = fast_web
-    kept: list[tuple[str, float]] = []
-    with Crawler(crawl_config(str(tmp_path / "crawl.db"), workers=3)) as crawler:
-        frontier = crawler.frontier
-        assert frontier is not None
-        plain = frontier.complete_and_claim
-
-        def spy(completion, *, worker, now, keep_host=False):  # type: ignore[no-untyped-def]
-            recorded, following = plain(completion, worker=worker, now=now, keep_host=keep_host)
-            if keep_host and getattr(following, "claimed_at", now) > now:
-                # kept: the finished page's host, leased for exactly its next start
-                assert following.host == completion.lease.host
-                assert following.claimed_at == completion.next_fetch_at
-                kept.append((following.host, (following.claimed_at - now).total_seconds()))
-            return recorded, following
-
-        frontier.complete_and_claim = spy  # type: ignore[method-assign]
-        crawler.add_seeds(web.seeds)
-        pages = list(crawler.crawl())
-    truth = web.truth(guard=GUARD)
-    result = audit(web.log, truth, delays=truth.delays(DELAY))
-    assert result.ok, result.report()
-    assert set(truth.indexable) - {page.url for page in pages if page.indexable} == set()
-    # Hosts were kept, each for a start within the keeping window (0.1 s) ahead.
-    assert len(kept) >= 10, kept
-    assert all(ahead <= 0.1 for _, ahead in kept), kept
-
-
 @pytest.mark.timeout(400)
 def test_c5_killed_with_sigkill_and_resumed_fetches_each_page_once(fast_web, tmp_path):
     web = fast_web

@@ -16,7 +16,7 @@ import contextlib
 import queue
 import threading
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import timedelta
 from typing import TYPE_CHECKING
 
 from politecrawl.clock import wait_for_event
@@ -33,14 +33,6 @@ if TYPE_CHECKING:
 
 _POLL_SECONDS = 0.25
 _DONE = object()
-
-# A worker that finishes a page of a host whose next start is this close asks to keep the host:
-# the frontier leases it the host's next URL now, for that start, when no other host is due by
-# then (``Frontier.complete_and_claim``), and the worker waits for the start (P2). The thread
-# would have waited anyway; it now starts on time, without a claim in between or every idle
-# thread waking for the same host. Nearer than the minimum the usual claim is as prompt.
-_KEEP_MIN_SECONDS = 0.005
-_KEEP_WITHIN_SECONDS = 0.1
 
 
 @dataclass(frozen=True, slots=True)
@@ -225,41 +217,15 @@ class Workers:
         self._count(result)
         # What the visit found is recorded with this worker's next claim: one commit a lease.
         record = result.completion or result.end
-        now = self.clock.now()
         if record is None:
-            claimed = self.frontier.claim(me, now=now)
+            claimed = self.frontier.claim(me, now=self.clock.now())
         else:
-            keep = self._may_keep(record.next_fetch_at, now)
-            _, claimed = self.frontier.complete_and_claim(
-                record, worker=me, now=now, keep_host=keep
-            )
+            _, claimed = self.frontier.complete_and_claim(record, worker=me, now=self.clock.now())
         if result.excluded is not None:
             self._events.put(result.excluded)
         if result.page is not None:
             self._events.put(result.page)
-        if isinstance(claimed, Lease) and claimed.claimed_at > now:  # a kept host's lease
-            self._await_start(claimed)
         return claimed
-
-    def _may_keep(self, next_start: datetime | None, now: datetime) -> bool:
-        """Whether to ask to keep the finished page's host (``_KEEP_WITHIN_SECONDS``): not
-        once the run is ending, where the lease would only be given back."""
-        if next_start is None or self._ending.is_set():
-            return False
-        if not _KEEP_MIN_SECONDS <= (next_start - now).total_seconds() <= _KEEP_WITHIN_SECONDS:
-            return False
-        max_pages = self.limits.max_pages
-        with self._lock:
-            return max_pages is None or self.summary.pages < max_pages
-
-    def _await_start(self, lease: Lease) -> None:
-        """Wait until the lease's host is due (a kept host's lease is handed over before its
-        next start, P2), or until the run stops (the lease is then given back)."""
-        while not self._stop.is_set():
-            seconds = (lease.claimed_at - self.clock.now()).total_seconds()
-            if seconds <= 0:
-                return
-            wait_for_event(self.clock, self._stop, min(seconds, _POLL_SECONDS))
 
     def _count(self, result: VisitResult) -> None:
         """The counters the pages handed out do not tell (they are counted as they are read)."""

@@ -3,8 +3,6 @@
 The statements are ``statements.take_host_slot`` (the host: due, room for a request, of the
 first due the one waiting longest) and ``statements.lease_best_url`` (the URL: breadth first);
 a host whose queue turned out empty gives its slot back and sleeps until a URL of it is added.
-``claim_kept_host`` takes a named host's next slot ahead of its next start, for the worker that
-has just finished its page (``statements.take_kept_host_slot``).
 ``next_wait`` says when a worker that found nothing should ask again, and why
 (``statements.next_wait_times``: one statement, one round trip).
 """
@@ -43,26 +41,6 @@ class Claimer:
             sql.return_empty_slot.rowcount(connection, {"host_id": host_id})
         return None
 
-    def claim_kept_host(
-        self, connection: Connection, host_name: str, worker: str, now: datetime, start: datetime
-    ) -> Lease | None:
-        """The next URL of ``host_name``, leased to ``worker`` ahead of the host's next start
-        ``start`` (which becomes the lease's ``claimed_at``: the worker waits until then, P2);
-        None when the host is not free to keep (another slot pushed its next start past
-        ``start``, no room, nothing queued) or another host is due by ``start``."""
-        host = sql.take_kept_host_slot.first(
-            connection, {"host_name": host_name, "start": sql.epoch(start)}
-        )
-        if host is None:
-            return None
-        host_id, name, error_streak = host
-        lease = self._lease_best_url(
-            connection, host_id, name, worker, now, error_streak=error_streak or 0, start=start
-        )
-        if lease is None:  # PostgreSQL: another worker leased its last URL meanwhile
-            sql.return_empty_slot.rowcount(connection, {"host_id": host_id})
-        return lease
-
     def _lease_best_url(
         self,
         connection: Connection,
@@ -72,7 +50,6 @@ class Claimer:
         now: datetime,
         *,
         error_streak: int,
-        start: datetime | None = None,
     ) -> Lease | None:
         expires_at = now + timedelta(seconds=self.lease_seconds)
         # P3: after a failure of the host, a fresh URL before any URL to retry (statements).
@@ -111,7 +88,7 @@ class Claimer:
             owner=worker,
             expires_at=expires_at,
             pass_number=pass_number,
-            claimed_at=now if start is None else start,
+            claimed_at=now,
             redirect_hops=hops,
             etag=etag,
             last_modified=modified,

@@ -215,22 +215,11 @@ class Frontier:
         )
 
     def complete_and_claim(
-        self,
-        completion: Completion | LeaseEnd,
-        *,
-        worker: str,
-        now: datetime,
-        keep_host: bool = False,
+        self, completion: Completion | LeaseEnd, *, worker: str, now: datetime
     ) -> tuple[bool, Lease | Wait]:
         """Record ``completion`` (as ``complete`` or ``end``) and claim the worker's next lease
         in the same transaction: one commit per lease. Returns what ``complete`` and ``claim``
-        return.
-
-        ``keep_host``: the worker's next lease is, when it can be, the same host's next URL,
-        taken now for the host's next start (``completion.next_fetch_at``, the lease's
-        ``claimed_at``), which the worker waits for: only when no other host is due by then
-        (the worker would have waited anyway), the host has a URL queued and no other request
-        pushed its next start later. Otherwise the claim is the usual one."""
+        return."""
         self._housekeeping(now)
         if isinstance(completion, LeaseEnd):
             ending = completion
@@ -245,15 +234,8 @@ class Frontier:
             def record(connection: Connection) -> bool:
                 return record_completion(connection, self._enqueuer, page, links, now)
 
-        start = completion.next_fetch_at if keep_host else None
-        host = completion.lease.host
-
         def complete_then_claim(connection: Connection) -> tuple[bool, Lease | Wait]:
             recorded = record(connection)
-            if recorded and start is not None:
-                kept = self._claimer.claim_kept_host(connection, host, worker, now, start)
-                if kept is not None:
-                    return recorded, kept
             return recorded, self._claim_or_wait(connection, worker, now)
 
         write = self._write if self.group_commit is None else self.group_commit.run

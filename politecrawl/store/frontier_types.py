@@ -27,10 +27,7 @@ class Lease:
     expires_at: datetime
     pass_number: int
     claimed_at: datetime
-    """When the host was due for this lease: the time it was taken, or, for a host kept by the
-    worker that finished its last page (``Frontier.complete_and_claim``'s ``keep_host``), the
-    host's next start, still ahead when the lease is handed over. No request may start before
-    it (P2); a lease given back unused gives the host back this slot."""
+    """When the lease was taken: the host was due then (its politeness window had passed)."""
     redirect_hops: int = 0
     etag: str | None = None
     last_modified: str | None = None

@@ -93,41 +93,6 @@ TAKE_HOST_SLOT_SQL = (
     .returning(hosts.c.id, hosts.c.host, hosts.c.error_streak)
 )
 
-# Keep a host for the worker that just finished its page (``Claimer.claim_kept_host``): its
-# next slot, taken ahead of its next start ``start``, which the worker then waits for (P2). Only
-# when the host's own next start is no later than ``start`` (nothing else, such as another
-# request in flight, pushed it further), it has room and a URL queued, and no other host with
-# room and a URL queued is due by ``start``: a worker keeps a host only when it would otherwise
-# have waited, so no host due meanwhile waits behind it and no thread idles while there is work.
-# The next start after this request is set from ``start`` as a claim sets it from now.
-_OTHER_HOSTS = hosts.alias("other_hosts")
-TAKE_KEPT_HOST_SLOT_SQL = (
-    update(hosts)
-    .where(
-        hosts.c.host == bindparam("host_name"),
-        hosts.c.active,
-        hosts.c.next_fetch_at <= bindparam("start", type_=EpochTime()),
-        hosts.c.in_flight < hosts.c.max_in_flight,
-        select(urls.c.id).where(urls.c.host_id == hosts.c.id, urls.c.state == QUEUED).exists(),
-        ~select(_OTHER_HOSTS.c.id)
-        .where(
-            _OTHER_HOSTS.c.active,
-            _OTHER_HOSTS.c.next_fetch_at <= bindparam("start", type_=EpochTime()),
-            _OTHER_HOSTS.c.id != hosts.c.id,
-            _OTHER_HOSTS.c.in_flight < _OTHER_HOSTS.c.max_in_flight,
-            select(urls.c.id)
-            .where(urls.c.host_id == _OTHER_HOSTS.c.id, urls.c.state == QUEUED)
-            .exists(),
-        )
-        .exists(),
-    )
-    .values(
-        in_flight=hosts.c.in_flight + 1,
-        next_fetch_at=bindparam("start", type_=EpochTime()) + hosts.c.delay_seconds,
-    )
-    .returning(hosts.c.id, hosts.c.host, hosts.c.error_streak)
-)
-
 # The slot was taken on a host with nothing queued: give it back and let the host sleep until
 # add() wakes it.
 RETURN_EMPTY_SLOT_SQL = (
@@ -421,7 +386,6 @@ moment = from_epoch
 
 # The statements run for every page, prepared for the driver.
 take_host_slot = Prepared(TAKE_HOST_SLOT_SQL)
-take_kept_host_slot = Prepared(TAKE_KEPT_HOST_SLOT_SQL)
 return_empty_slot = Prepared(RETURN_EMPTY_SLOT_SQL)
 lease_best_url = Prepared(LEASE_BEST_URL_SQL)
 lease_best_fresh_url = Prepared(LEASE_BEST_FRESH_URL_SQL)

@@ -1,11 +1,9 @@
 """A worker process for the concurrency and crash tests: claims and completes until done.
 
-Usage: hammer_worker.py DATABASE LOG [--threads N] [--delay S] [--work S] [--together [--keep]]
+Usage: hammer_worker.py DATABASE LOG [--threads N] [--delay S] [--work S] [--together]
 
 ``--together``: each thread records a page with its next claim (``complete_and_claim``, as the
 crawl does), so that on SQLite the pages of several threads share a transaction (group commit).
-``--keep``: and keeps the page's host (``keep_host``), as the crawl's workers do when its next
-start is near: the next lease may start later than it was taken, and is started then.
 
 Appends one JSON line per event to LOG, flushed at once: {"event": "start"|"done", "url_id",
 "host", "at"} with wall-clock times, so the test can check politeness from the log.
@@ -39,22 +37,15 @@ def main() -> None:
     parser.add_argument("--delay", type=float, default=0.02)
     parser.add_argument("--work", type=float, default=0.002)
     parser.add_argument("--together", action="store_true")
-    parser.add_argument("--keep", action="store_true")
     args = parser.parse_args()
     database = open_database(args.database)
     frontier = Frontier(database, default_delay_seconds=args.delay, lease_seconds=30)
     lock = threading.Lock()
     log = Path(args.log).open("a", buffering=1)  # noqa: SIM115 (closed at exit; line-buffered)
 
-    def write(event: str, lease: Lease, at: datetime, **more: object) -> None:
+    def write(event: str, lease: Lease, at: datetime) -> None:
         line = json.dumps(
-            {
-                "event": event,
-                "url_id": lease.url_id,
-                "host": lease.host,
-                "at": at.timestamp(),
-                **more,
-            }
+            {"event": event, "url_id": lease.url_id, "host": lease.host, "at": at.timestamp()}
         )
         with lock:
             log.write(line + "\n")
@@ -90,24 +81,13 @@ def main() -> None:
                 claimed = frontier.claim(me, now=datetime.now(UTC))
                 continue
             lease = claimed
-            start = lease.claimed_at  # the claim's time, or a kept host's next start
-            ahead = (start - datetime.now(UTC)).total_seconds()
-            if args.keep:
-                time.sleep(max(ahead, 0.0))
-                write("start", lease, max(start, datetime.now(UTC)), kept=ahead > 0)
-            else:
-                write("start", lease, start)
+            write("start", lease, lease.claimed_at)
             time.sleep(args.work)  # the "request"
             end = datetime.now(UTC)
             completion = Completion(
-                lease,
-                PageOutcome(200),
-                next_fetch_at=end + timedelta(seconds=args.delay),
-                host_delay_seconds=args.delay,
+                lease, PageOutcome(200), next_fetch_at=end + timedelta(seconds=args.delay)
             )
-            recorded, claimed = frontier.complete_and_claim(
-                completion, worker=me, now=end, keep_host=args.keep
-            )
+            recorded, claimed = frontier.complete_and_claim(completion, worker=me, now=end)
             if recorded:
                 write("done", lease, end)
 

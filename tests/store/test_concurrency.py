@@ -25,9 +25,9 @@ PAGES_PER_HOST = 8
 DELAY = 0.02
 
 
-def seed(target: str, *, hosts: int = HOSTS, pages_per_host: int = PAGES_PER_HOST) -> int:
+def seed(target: str) -> int:
     database = open_database(target)
-    urls = [f"http://h{h}.example/p{p}" for h in range(hosts) for p in range(pages_per_host)]
+    urls = [f"http://h{h}.example/p{p}" for h in range(HOSTS) for p in range(PAGES_PER_HOST)]
     Frontier(database).add(urls, now=datetime.now(UTC))
     with database.engine.begin() as connection:
         # Every host gets the test's delay (hosts are created with the frontier's default).
@@ -65,13 +65,7 @@ def check_politeness(events: list[dict]) -> float:
 
 
 def run_workers(
-    target: str,
-    log: Path,
-    processes: int,
-    threads: int,
-    *,
-    together: bool = False,
-    keep: bool = False,
+    target: str, log: Path, processes: int, threads: int, *, together: bool = False
 ) -> None:
     children = [
         subprocess.Popen(
@@ -84,8 +78,7 @@ def run_workers(
                 str(threads),
                 "--delay",
                 str(DELAY),
-                *(["--together"] if together or keep else []),
-                *(["--keep"] if keep else []),
+                *(["--together"] if together else []),
             ]
         )
         for _ in range(processes)
@@ -112,65 +105,41 @@ def check_all_done_once(target: str, events: list[dict], total: int, kills: int 
 
 
 @pytest.mark.parametrize(
-    ("processes", "threads", "mode"),
-    [
-        (1, 8, ""),
-        (3, 2, ""),
-        (1, 8, "together"),
-        (3, 2, "together"),
-        (1, 8, "keep"),
-        (3, 2, "keep"),
-    ],
+    ("processes", "threads", "together"),
+    [(1, 8, False), (3, 2, False), (1, 8, True), (3, 2, True)],
     ids=[
         "eight-threads",
         "three-processes",
         "eight-threads-group-commit",
         "three-processes-group-commit",
-        "eight-threads-keeping-hosts",
-        "three-processes-keeping-hosts",
     ],
 )
-def test_p1_threads_and_processes_on_one_sqlite_file(tmp_path, processes, threads, mode):
+def test_p1_threads_and_processes_on_one_sqlite_file(tmp_path, processes, threads, together):
     """``together``: pages recorded with the next claim, several threads' in one
-    transaction (group commit); ``keep``: and each thread keeps its page's host for the host's
-    next start (P2): each still done once, no URL claimed twice, the pace held."""
+    transaction (group commit): each still done once, no URL claimed twice, the pace held."""
     target = str(tmp_path / "crawl.db")
-    # Keeping: one host, so that a thread finds no other host due by its next start (a host is
-    # kept only then), while every other thread and process asks for it; 60 delays at least.
-    total = seed(target, hosts=1, pages_per_host=60) if mode == "keep" else seed(target)
+    total = seed(target)
     log = tmp_path / "events.jsonl"
-    run_workers(
-        target,
-        log,
-        processes=processes,
-        threads=threads,
-        together=mode == "together",
-        keep=mode == "keep",
-    )
+    run_workers(target, log, processes=processes, threads=threads, together=together)
     events = read_log(log)
     check_all_done_once(target, events, total)
     starts = Counter(event["url_id"] for event in events if event["event"] == "start")
     assert max(starts.values()) == 1  # no URL claimed twice
     check_politeness(events)
-    if mode == "keep":  # hosts were kept: leases handed over ahead of their start
-        assert sum(event.get("kept", False) for event in events) >= 10
 
 
 @pytest.mark.postgres
-@pytest.mark.parametrize("keep", [False, True], ids=["claiming", "keeping-hosts"])
-def test_p1_four_processes_on_postgres(tmp_path, keep):
+def test_p1_four_processes_on_postgres(tmp_path):
     require_postgres()
     for target in postgres_schema_url():
-        total = seed(target, hosts=1, pages_per_host=60) if keep else seed(target)
+        total = seed(target)
         log = tmp_path / "events.jsonl"
-        run_workers(target, log, processes=4, threads=2, keep=keep)
+        run_workers(target, log, processes=4, threads=2)
         events = read_log(log)
         check_all_done_once(target, events, total)
         starts = Counter(event["url_id"] for event in events if event["event"] == "start")
         assert max(starts.values()) == 1
         check_politeness(events)
-        if keep:
-            assert sum(event.get("kept", False) for event in events) >= 10
 
 
 def _events(log: Path) -> int:
