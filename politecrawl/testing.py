@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 from politecrawl.errors import FetchError
-from politecrawl.fetch import Fetcher, FetchRequest, FetchResult
+from politecrawl.fetch import Fetcher, FetchLimits, FetchRequest, FetchResult
 
 
 class FakeClock:
@@ -67,7 +67,8 @@ class ScriptedFetcher(Fetcher):
     repeated: a page that fails, then works), or a ``FetchError`` to raise (a time-out, say). A
     URL not in the script answers 404, so a site without robots.txt needs no entry for it.
     ``requests`` lists every URL asked, in order. A redirect is an ``Answer`` with a 3xx status
-    and a ``Location`` header, resolved against the URL as the real fetcher does.
+    and a ``Location`` header, resolved against the URL as the real fetcher does. A body longer
+    than ``limits.max_body_bytes`` is cut there, as the real fetcher cuts it.
     """
 
     def __init__(
@@ -75,8 +76,9 @@ class ScriptedFetcher(Fetcher):
         script: Mapping[str, Answer | list[Answer] | FetchError],
         *,
         user_agent: str = "politecrawl/test",
+        limits: FetchLimits | None = None,
     ) -> None:
-        super().__init__(user_agent=user_agent)
+        super().__init__(user_agent=user_agent, limits=limits or FetchLimits())
         self._script = dict(script)
         self._served: dict[str, int] = {}
         self._log_lock = threading.Lock()

@@ -29,8 +29,8 @@ def mock():
 def check(clock: FakeClock, *, pause: float = 1.5):
     gets: list[float | None] = []
 
-    def get_at(finished, response_seconds):
-        gets.append(response_seconds)
+    def get_at(finished, head):
+        gets.append(None if head is None else head.elapsed_seconds)
         return finished + timedelta(seconds=pause)
 
     with Fetcher(user_agent="politecrawl/test") as fetcher:

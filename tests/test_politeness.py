@@ -8,6 +8,7 @@ import pytest
 
 from politecrawl.config import PolitenessSettings
 from politecrawl.politeness import (
+    CUT_SHORT_SECONDS,
     failure_of_status,
     pace_after,
     robots_delay_seconds,
@@ -83,6 +84,20 @@ def test_p3_a_success_after_failures_restores_the_delay_for_the_very_next_reques
     success = pace_after(PACE, finished_at=T0, error_streak_before=after_failures.error_streak)
     assert (success.delay_seconds, success.error_streak, success.backoff_seconds) == (1.0, 0, 0.0)
     assert seconds(success.next_start) == 1.0
+
+
+def test_p1_p2_a_response_cut_short_ends_for_the_server_a_margin_after_our_close():
+    # The server notices our close at its next write, after it: its log must not show the
+    # next request closer than the delay, nor overlapping (a delay of 0).
+    for pace in (PACE, PolitenessSettings(delay_seconds=0.0)):
+        whole = pace_after(pace, finished_at=T0, response_seconds=0.01)
+        cut = pace_after(pace, finished_at=T0, response_seconds=0.01, cut_short=True)
+        assert seconds(cut.next_start) == pytest.approx(
+            seconds(whole.next_start) + CUT_SHORT_SECONDS
+        )
+        assert cut.delay_seconds == whole.delay_seconds
+    failed = pace_after(PACE, finished_at=T0, failure="host", cut_short=True)
+    assert seconds(failed.next_start) == pytest.approx(failed.delay_seconds + CUT_SHORT_SECONDS)
 
 
 def test_p3_retry_after_pushes_the_next_start_and_says_so():

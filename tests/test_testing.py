@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import itertools
 import time
 
 import pytest
 
 from politecrawl import CrawlConfig, Crawler
 from politecrawl.errors import FetchError
+from politecrawl.fetch import FetchLimits
+from politecrawl.politeness import CUT_SHORT_SECONDS
 from politecrawl.testing import Answer, FakeClock, ScriptedFetcher
 
 SITE = "http://shop.test"
@@ -147,3 +150,59 @@ def test_c1_p3_a_page_retried_after_its_hosts_budget_is_spent_is_still_retried(t
     assert pages[f"{SITE}/flaky"].status == 200
     # the home page, the flaky one and three others: five pages, the limit
     assert len({url for url in fetcher.requests if "/p" in url}) == 3
+
+
+def test_p1_p2_the_next_request_waits_a_margin_more_after_a_body_cut_at_the_cap(tmp_path):
+    # A body cut at the cap is closed by us mid-answer; the server ends it a moment later, so
+    # the host's next request waits the delay from then (politeness.CUT_SHORT_SECONDS).
+    clock = FakeClock()
+    starts: list[tuple[str, float]] = []
+
+    class Timed(ScriptedFetcher):
+        def _answer(self, request):
+            starts.append((request.url.removeprefix(SITE), clock.monotonic()))
+            return super()._answer(request)
+
+    fetcher = Timed(
+        {
+            f"{SITE}/robots.txt": Answer(200, "User-agent: *\nAllow: /\n"),
+            f"{SITE}/": Answer(200, '<a href="/big">big</a>'),
+            f"{SITE}/big": Answer(200, '<a href="/after">after</a>' + "x" * 5000),
+        },
+        limits=FetchLimits(max_body_bytes=1000),
+    )
+    config = CrawlConfig(
+        database=str(tmp_path / "c.db"), delay_seconds=1.0, workers=1, sitemaps=False
+    )
+    with Crawler(config, fetcher=fetcher, clock=clock) as crawler:
+        crawler.add_seeds([f"{SITE}/"])
+        pages = {page.url: page for page in crawler.crawl()}
+    assert [url for url, _ in starts] == ["/robots.txt", "/", "/big", "/after"]
+    gaps = [round(b - a, 6) for (_, a), (_, b) in itertools.pairwise(starts)]
+    assert gaps == [1.0, 1.0, round(1.0 + CUT_SHORT_SECONDS, 6)]
+    assert pages[f"{SITE}/big"].status == 200  # a cut body is a page, recorded as cut (C7)
+
+
+def test_p1_p2_the_next_request_waits_a_margin_more_after_a_robots_txt_cut_at_its_limit(tmp_path):
+    clock = FakeClock()
+    starts: list[float] = []
+
+    class Timed(ScriptedFetcher):
+        def _answer(self, request):
+            starts.append(clock.monotonic())
+            return super()._answer(request)
+
+    robots = "User-agent: *\nAllow: /\n" + "# padding\n" * 200  # Allow: / was read (O8)
+    fetcher = Timed({f"{SITE}/robots.txt": Answer(200, robots), f"{SITE}/": Answer(200, "hi")})
+    config = CrawlConfig(
+        database=str(tmp_path / "c.db"),
+        delay_seconds=1.0,
+        workers=1,
+        sitemaps=False,
+        robots_max_bytes=1000,
+    )
+    with Crawler(config, fetcher=fetcher, clock=clock) as crawler:
+        crawler.add_seeds([f"{SITE}/"])
+        list(crawler.crawl())
+    assert fetcher.requests == [f"{SITE}/robots.txt", f"{SITE}/"]
+    assert round(starts[1] - starts[0], 6) == round(1.0 + CUT_SHORT_SECONDS, 6)

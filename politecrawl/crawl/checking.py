@@ -43,21 +43,22 @@ def request_check(
     clock: Clock,
     url: str,
     *,
-    get_at: Callable[[datetime, float | None], datetime],
+    get_at: Callable[[datetime, FetchResult | None], datetime],
 ) -> CheckAnswer:
     """Check ``url``: HEAD, then GET if HEAD was refused or garbled. ``get_at(finished,
-    response_seconds)`` is when the host's pace lets the GET start after the HEAD."""
+    head)`` is when the host's pace lets the GET start after the HEAD (``head`` is ``None``
+    when it broke the exchange)."""
     try:
         head = fetcher.fetch(url, method="HEAD")
     except FetchError as error:
         if not error.garbled:  # refused, unresolvable, timed out: a GET would fare no better
             return CheckAnswer(None, "HEAD", error)
-        response_seconds = None
+        answered: FetchResult | None = None
     else:
         if head.status not in HEAD_REFUSED:
             return CheckAnswer(head, "HEAD")
-        response_seconds = head.elapsed_seconds
-    wait = (get_at(clock.now(), response_seconds) - clock.now()).total_seconds()
+        answered = head
+    wait = (get_at(clock.now(), answered) - clock.now()).total_seconds()
     if wait > 0:
         clock.sleep(wait)
     try:

@@ -78,6 +78,7 @@ class Failures:
             failure="host" if error.host_trouble else "page",
             kind=CHECK if check_method else None,
             check_method=check_method,
+            cut_short=error.cut_off,
         )
 
     def failed_status(
@@ -118,10 +119,12 @@ class Failures:
         retry_after: float | None = None,
         kind: str | None = None,
         check_method: str | None = None,
+        cut_short: bool = False,
     ) -> VisitResult:
         """C7, P3: the host's pace reacts to the failure (``pace_after``), and a temporary
         failure is retried on the URL's own schedule (``url_retry_at``) until it has been
-        tried ``max_retries`` times more, while the host goes on with its other URLs."""
+        tried ``max_retries`` times more, while the host goes on with its other URLs.
+        ``cut_short``: we closed the response while its body was arriving (C7)."""
         finished = self.clock.now()
         response_seconds = result.elapsed_seconds if result is not None else None
         pace = pace_after(
@@ -132,6 +135,7 @@ class Failures:
             failure=failure,
             error_streak_before=lease.host_error_streak,
             retry_after_seconds=retry_after,
+            cut_short=cut_short or (result is not None and result.truncated),
         )
         status = result.status if result is not None else None
         if kind == CHECK:

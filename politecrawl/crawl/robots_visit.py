@@ -56,8 +56,10 @@ class RobotsVisits:
         outcome = self.gate.fetch_robots(lease.origin)
         finished = self.clock.now()
         robots_delay = self.gate.robots_delay(lease.origin)
+        # The gate reads one octet past the limit (O8): a body that long was cut short.
+        cut_short = len(outcome.body or b"") > self.gate.settings.robots_max_bytes
         next_at = pace_after(
-            self.politeness, finished_at=finished, robots_delay=robots_delay
+            self.politeness, finished_at=finished, robots_delay=robots_delay, cut_short=cut_short
         ).next_start
         if outcome.kind == "deferred":
             detail = {"robots": outcome.reason}

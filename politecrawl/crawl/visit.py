@@ -266,7 +266,7 @@ class Visitor:
             return self.failures.failed_status(
                 lease, result, started=started, robots_delay=robots_delay
             )
-        pace = self._answered(lease, finished, robots_delay, result.elapsed_seconds)
+        pace = self._answered(lease, finished, robots_delay, result)
         if lease.kind == "sitemap":
             return self._sitemap(lease, result, pace, robots_delay)
         return self._page(lease, result, finished, pace, robots_delay, becomes=becomes)
@@ -276,16 +276,18 @@ class Visitor:
         lease: Lease,
         finished: datetime,
         robots_delay: float,
-        response_seconds: float | None,
+        result: FetchResult | None,
     ) -> HostPace:
         """The host's pace after a request that was answered (P2, P3: a success ends a
-        back-off; ``politeness.pace_after`` decides)."""
+        back-off; ``politeness.pace_after`` decides); ``result`` is ``None`` for a HEAD that
+        broke the exchange."""
         return pace_after(
             self.politeness,
             finished_at=finished,
             robots_delay=robots_delay,
-            response_seconds=response_seconds,
+            response_seconds=result.elapsed_seconds if result is not None else None,
             error_streak_before=lease.host_error_streak,
+            cut_short=result is not None and result.truncated,
         )
 
     def _page(
@@ -338,8 +340,8 @@ class Visitor:
         a redirect is queued as a check of its own."""
         started = self.clock.now()
 
-        def get_at(finished: datetime, response_seconds: float | None) -> datetime:
-            return self._answered(lease, finished, robots_delay, response_seconds).next_start
+        def get_at(finished: datetime, head: FetchResult | None) -> datetime:
+            return self._answered(lease, finished, robots_delay, head).next_start
 
         answer = request_check(self.fetcher, self.clock, lease.url, get_at=get_at)
         if answer.result is None:
@@ -361,7 +363,7 @@ class Visitor:
                 robots_delay=robots_delay,
                 check_method=answer.method,
             )
-        pace = self._answered(lease, finished, robots_delay, result.elapsed_seconds)
+        pace = self._answered(lease, finished, robots_delay, result)
         redirect_to, too_many = redirect_of(
             result, hops=lease.redirect_hops, max_redirects=self.config.fetching.max_redirects
         )
