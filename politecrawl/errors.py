@@ -54,6 +54,7 @@ class FetchError(PolitecrawlError):
         timed_out: bool = False,
         garbled: bool = False,
         cut_off: bool = False,
+        closed_early: bool | None = None,
     ) -> None:
         self.url = url
         self.temporary = temporary
@@ -67,6 +68,9 @@ class FetchError(PolitecrawlError):
         self.cut_off = cut_off
         """The response deadline passed while its headers or body were still arriving (C7): the
         server answers, only too slowly, so another attempt would hold its host as long again."""
+        self.closed_early = cut_off if closed_early is None else closed_early
+        """We closed the exchange while the server was still in it (a time-out, a body that
+        does not decode): the server ends the request later than we do (P2)."""
         super().__init__(f"{url}: {message}")
 
 

@@ -17,7 +17,7 @@ from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Literal
 
 from politecrawl.errors import FetchError
-from politecrawl.politeness import robots_delay_seconds
+from politecrawl.politeness import robots_delay_seconds, server_end
 from politecrawl.robots import RobotsLimits, RobotsPolicy, Verdict, parse_robots
 from politecrawl.robots.outcome import (
     RobotsOutcome,
@@ -49,6 +49,16 @@ class GateVerdict:
     """For deferred URLs: when to try again (None: not in this run)."""
     status: int | None = None
     """The robots.txt status behind an allow-all or disallow-all outcome."""
+
+
+@dataclass(frozen=True, slots=True)
+class RobotsFetch:
+    """What fetching an origin's robots.txt did: its outcome, and whether the last response on
+    the origin's own host was closed before its end (its host's pace counts it as ending later,
+    ``politeness.server_end``)."""
+
+    outcome: RobotsOutcome
+    cut_short: bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,18 +175,32 @@ class Gate:
 
     def fetch_robots(self, origin: str) -> RobotsOutcome:
         """Fetch (or revalidate) the robots.txt of ``origin`` in the caller's host slot."""
+        return self.fetch_robots_paced(origin).outcome
+
+    def fetch_robots_paced(self, origin: str) -> RobotsFetch:
+        """``fetch_robots``, saying also whether the last response on the origin's host was
+        closed before its end (P2)."""
         previous = self.policies.get(origin)
         failures = previous.failures if previous is not None and previous.kind == "deferred" else 0
         revalidate = previous if previous is not None and previous.kind == "parsed" else None
         url = origin + "/robots.txt"
-        outcome = self._follow(origin, url, failures, revalidate)
+        cut_by_host: dict[str, bool] = {}
+        outcome = self._follow(origin, url, failures, revalidate, cut_by_host)
         self.policies.put(origin, outcome, now=self.clock.now())
         self._remember(origin, outcome)
-        return outcome
+        own_host = split_canonical(canonicalize(url))[1]
+        return RobotsFetch(outcome, cut_by_host.get(own_host, False))
 
     def _follow(
-        self, origin: str, url: str, failures: int, revalidate: RobotsOutcome | None
+        self,
+        origin: str,
+        url: str,
+        failures: int,
+        revalidate: RobotsOutcome | None,
+        cut_by_host: dict[str, bool],
     ) -> RobotsOutcome:
+        """The outcome of ``url`` and its redirects; ``cut_by_host`` gets, for each host
+        asked, whether its last response was closed before its end."""
         host = split_canonical(canonicalize(url))[1]
         reserved: str | None = None
         try:
@@ -190,13 +214,17 @@ class Gate:
                         max_bytes=self.settings.robots_max_bytes + 1,
                     )
                 except FetchError as error:
+                    cut_by_host[host] = error.closed_early
                     return self._failure(str(error), failures)
+                cut_by_host[host] = result.truncated
                 now = self.clock.now()
                 headers = dict(result.headers)
                 if result.status == 304 and revalidate is not None:
                     return renewed(revalidate, headers, now=now, settings=self._outcome_settings)
                 if 300 <= result.status < 400 and result.location:
-                    next_url, host, reserved = self._next_hop(result.location, host, reserved)
+                    next_url, host, reserved = self._next_hop(
+                        result.location, host, reserved, cut_short=result.truncated
+                    )
                     if next_url is None:
                         return self._busy(host, failures)
                     if not next_url:
@@ -217,25 +245,31 @@ class Gate:
             )
         finally:
             if reserved is not None:
-                delay = timedelta(seconds=self.delay_seconds)
-                self._release_host(reserved, self.clock.now() + delay)
+                self._release_host(reserved, self._next_start(cut_by_host.get(reserved, False)))
+
+    def _next_start(self, cut_short: bool) -> datetime:
+        """When a host asked just now may be asked again: the delay after the server's end."""
+        ended = server_end(self.clock.now(), cut_short=cut_short)
+        return ended + timedelta(seconds=self.delay_seconds)
 
     def _next_hop(
-        self, location: str, host: str, reserved: str | None
+        self, location: str, host: str, reserved: str | None, *, cut_short: bool
     ) -> tuple[str | None, str, str | None]:
         """The next hop's URL, its host and the host slot held; waits out the delay on the same
         host, takes a slot on another (P1, P2). The URL is empty when the location is invalid,
-        and ``None`` when the other host is busy (then the host named is that one)."""
+        and ``None`` when the other host is busy (then the host named is that one).
+        ``cut_short``: the redirect's own response was closed before its end."""
         try:
             target = canonicalize(location)
         except InvalidURL:
             return "", host, reserved
         target_host = split_canonical(target)[1]
-        if target_host == host:
-            self.clock.sleep(self.delay_seconds)  # the same host: its delay first
+        if target_host == host:  # the same host: its delay first
+            wait = (self._next_start(cut_short) - self.clock.now()).total_seconds()
+            self.clock.sleep(wait)
             return target, host, reserved
         if reserved is not None:
-            self._release_host(reserved, self.clock.now() + timedelta(seconds=1))
+            self._release_host(reserved, self._next_start(cut_short))
             reserved = None
         if not self._reserve_host(target_host, self.clock.now()):
             return None, target_host, None

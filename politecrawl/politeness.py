@@ -14,10 +14,11 @@ holds across worker threads, processes and restarts).
   connections) back off from the first one; any other failure (a 500 or 502 on one page among
   healthy ones) is that page's problem, and the host slows only when such failures come in a
   row. A Retry-After pushes the next start further when it is later.
-- A response we closed before its end (a body cut at the byte cap) ends, for the server, only
-  when it notices the closed connection at its next write, a moment after ours; its end counts
-  as ``CUT_SHORT_SECONDS`` after our close, so that the server's log never shows the next
-  request closer than the delay (P1, P2).
+- A response we closed before its end (a body cut at the byte cap, a time-out, a body that does
+  not decode) ends, for the server, only when it notices the closed connection at its next
+  write, a moment after ours; its end counts as ``CUT_SHORT_SECONDS`` after our close
+  (``server_end``), so that the server's log does not show the next request closer than the
+  delay (P1, P2).
 - A failing URL is retried on its own schedule (``url_retry_at``: doubling from a base, a
   Retry-After wins), while the host goes on with its other URLs.
 """
@@ -40,7 +41,7 @@ _MIN_BACKOFF_BASE_SECONDS = 1.0
 CUT_SHORT_SECONDS = 0.05
 """How much later than our close a response we cut short counts as ended. The server learns
 of the close at its next write; on a busy machine that was seen 1.6 ms after ours, so this is
-a margin of thirty times that, paid only by the rare responses cut at the cap."""
+a margin of thirty times that, paid only by the rare responses closed early."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,11 +86,10 @@ def pace_after(
 
     ``response_seconds`` is the time the server took to answer, ``None`` when it did not (a
     time-out, a refused connection). ``error_streak_before`` is the host's stored streak.
-    ``cut_short``: we closed the response before its end (its body was cut at the cap), so the
-    server's end comes later than ours (``CUT_SHORT_SECONDS``).
+    ``cut_short``: we closed the response before its end, so the server's end comes later than
+    ours (``server_end``).
     """
-    if cut_short:
-        finished_at += timedelta(seconds=CUT_SHORT_SECONDS)
+    finished_at = server_end(finished_at, cut_short=cut_short)
     slowdown = min(pace.slowdown_factor * (response_seconds or 0.0), pace.max_slowdown_seconds)
     base = max(pace.delay_seconds, robots_delay, slowdown)
     streak = 0 if failure is None else error_streak_before + 1
@@ -120,6 +120,12 @@ def pace_after(
             retry_after_until=retry_after_until,
         ),
     )
+
+
+def server_end(finished_at: datetime, *, cut_short: bool) -> datetime:
+    """When the server ends a request that ended for us at ``finished_at``: the same moment,
+    or ``CUT_SHORT_SECONDS`` later when we closed it before its end (``cut_short``)."""
+    return finished_at + timedelta(seconds=CUT_SHORT_SECONDS) if cut_short else finished_at
 
 
 def url_retry_at(

@@ -206,6 +206,7 @@ def test_c7_corrupt_gzip_is_temporary(mocked, fetcher):
     with pytest.raises(FetchError) as caught:
         fetcher.fetch(URL)
     assert caught.value.temporary
+    assert caught.value.closed_early  # the rest is not read: the server ends it later (P2)
 
 
 @pytest.mark.parametrize("coding", ["br", "zstd", "gzip, gzip", "compress"])
@@ -214,6 +215,7 @@ def test_c7_unrequested_encoding_is_temporary(mocked, fetcher, coding):
     with pytest.raises(FetchError, match="unsupported Content-Encoding") as caught:
         fetcher.fetch(URL)
     assert caught.value.temporary
+    assert caught.value.closed_early
 
 
 def test_e3_empty_304_with_any_encoding_is_fine(mocked, fetcher):

@@ -114,6 +114,7 @@ def test_c7_a_body_still_arriving_at_the_deadline_is_cut_off(server):
         fetcher.fetch(server.url("/slow"))
     assert caught.value.cut_off
     assert caught.value.timed_out
+    assert caught.value.closed_early  # P2: the server ends it after our close
 
 
 def test_c7_headers_then_silence_is_a_time_out_not_a_cut_off(server):
@@ -127,6 +128,7 @@ def test_c7_headers_then_silence_is_a_time_out_not_a_cut_off(server):
         fetcher.fetch(server.url("/stalls"))
     assert caught.value.timed_out
     assert not caught.value.cut_off
+    assert caught.value.closed_early  # the server was still in the exchange: P2 counts it later
 
 
 def test_c7_socket_waits_never_outlast_the_deadline(server):

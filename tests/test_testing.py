@@ -183,17 +183,17 @@ def test_p1_p2_the_next_request_waits_a_margin_more_after_a_body_cut_at_the_cap(
     assert pages[f"{SITE}/big"].status == 200  # a cut body is a page, recorded as cut (C7)
 
 
-def test_p1_p2_the_next_request_waits_a_margin_more_after_a_robots_txt_cut_at_its_limit(tmp_path):
+def _timed_crawl(tmp_path, script, seeds):
+    """Crawl ``seeds`` against ``script`` on a ``FakeClock`` (delay 1 s, robots.txt read to
+    1,000 bytes); the start of every request, by URL, in order."""
     clock = FakeClock()
-    starts: list[float] = []
+    starts: list[tuple[str, float]] = []
 
     class Timed(ScriptedFetcher):
         def _answer(self, request):
-            starts.append(clock.monotonic())
+            starts.append((request.url, clock.monotonic()))
             return super()._answer(request)
 
-    robots = "User-agent: *\nAllow: /\n" + "# padding\n" * 200  # Allow: / was read (O8)
-    fetcher = Timed({f"{SITE}/robots.txt": Answer(200, robots), f"{SITE}/": Answer(200, "hi")})
     config = CrawlConfig(
         database=str(tmp_path / "c.db"),
         delay_seconds=1.0,
@@ -201,8 +201,80 @@ def test_p1_p2_the_next_request_waits_a_margin_more_after_a_robots_txt_cut_at_it
         sitemaps=False,
         robots_max_bytes=1000,
     )
-    with Crawler(config, fetcher=fetcher, clock=clock) as crawler:
-        crawler.add_seeds([f"{SITE}/"])
+    with Crawler(config, fetcher=Timed(script), clock=clock) as crawler:
+        crawler.add_seeds(seeds)
         list(crawler.crawl())
-    assert fetcher.requests == [f"{SITE}/robots.txt", f"{SITE}/"]
-    assert round(starts[1] - starts[0], 6) == round(1.0 + CUT_SHORT_SECONDS, 6)
+    return starts
+
+
+def _first_gap(starts, origin):
+    times = [moment for url, moment in starts if url.startswith(origin + "/")]
+    return round(times[1] - times[0], 6)
+
+
+CUT = round(1.0 + CUT_SHORT_SECONDS, 6)
+OTHER = "http://other.test"
+LONG_ROBOTS = "User-agent: *\nAllow: /\n" + "# padding\n" * 200  # Allow: / was read (O8)
+
+
+@pytest.mark.parametrize(
+    "robots",
+    [
+        Answer(200, LONG_ROBOTS),  # cut at its limit (O8)
+        Answer(404, "x" * 5000),  # the body of an error is read to the limit too
+        FetchError(
+            "response took longer than 30 s: cut off while its body was arriving",
+            url=f"{SITE}/robots.txt",
+            temporary=True,
+            timed_out=True,
+            cut_off=True,
+        ),
+    ],
+    ids=["long", "long-404", "timed-out"],
+)
+def test_p1_p2_the_next_request_waits_a_margin_more_after_a_robots_txt_closed_early(
+    tmp_path, robots
+):
+    script = {f"{SITE}/robots.txt": robots, f"{SITE}/": Answer(200, "hi")}
+    starts = _timed_crawl(tmp_path, script, [f"{SITE}/"])
+    assert starts[0][0] == f"{SITE}/robots.txt"
+    if isinstance(robots, FetchError):  # deferred (O6): its next attempt comes later still
+        assert _first_gap(starts, SITE) >= CUT
+    else:
+        assert _first_gap(starts, SITE) == CUT
+
+
+def test_p1_p2_a_robots_txt_redirect_paces_the_host_whose_answer_was_cut(tmp_path):
+    # shop.test's robots.txt redirects to other.test's, which is cut at its limit: other.test
+    # waits the margin more, shop.test (whose 301 came whole) only its delay.
+    script = {
+        f"{SITE}/robots.txt": Answer(301, "", (("Location", f"{OTHER}/robots.txt"),)),
+        f"{OTHER}/robots.txt": Answer(200, LONG_ROBOTS),
+        f"{SITE}/": Answer(200, "shop"),
+        f"{OTHER}/": Answer(200, "other"),
+    }
+    starts = _timed_crawl(tmp_path, script, [f"{SITE}/", f"{OTHER}/"])
+    assert _first_gap(starts, OTHER) == CUT
+    assert _first_gap(starts, SITE) == 1.0
+
+
+def test_p1_p2_the_next_request_waits_a_margin_more_after_a_page_closed_early(tmp_path):
+    # A body that does not decode is not read on: the server ends it after our close.
+    broken = FetchError(
+        "the body does not decode as its Content-Encoding says",
+        url=f"{SITE}/bad",
+        temporary=True,
+        host_trouble=False,
+        closed_early=True,
+    )
+    script = {
+        f"{SITE}/robots.txt": Answer(200, "User-agent: *\nAllow: /\n"),
+        f"{SITE}/": Answer(200, '<a href="/bad">bad</a> <a href="/next">next</a>'),
+        f"{SITE}/bad": broken,
+        f"{SITE}/next": Answer(200, "next"),
+    }
+    starts = _timed_crawl(tmp_path, script, [f"{SITE}/"])
+    urls = [url.removeprefix(SITE) for url, _ in starts]
+    assert urls[:4] == ["/robots.txt", "/", "/bad", "/next"]
+    gaps = [round(b - a, 6) for (_, a), (_, b) in itertools.pairwise(starts[:4])]
+    assert gaps == [1.0, 1.0, CUT]

@@ -78,7 +78,7 @@ class Failures:
             failure="host" if error.host_trouble else "page",
             kind=CHECK if check_method else None,
             check_method=check_method,
-            cut_short=error.cut_off,
+            cut_short=error.closed_early,
         )
 
     def failed_status(
@@ -124,7 +124,7 @@ class Failures:
         """C7, P3: the host's pace reacts to the failure (``pace_after``), and a temporary
         failure is retried on the URL's own schedule (``url_retry_at``) until it has been
         tried ``max_retries`` times more, while the host goes on with its other URLs.
-        ``cut_short``: we closed the response while its body was arriving (C7)."""
+        ``cut_short``: we closed the exchange while the server was still in it (C7)."""
         finished = self.clock.now()
         response_seconds = result.elapsed_seconds if result is not None else None
         pace = pace_after(

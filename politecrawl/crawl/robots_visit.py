@@ -53,13 +53,15 @@ class RobotsVisits:
     def fetch(self, lease: Lease, *, of_site: bool) -> VisitResult:
         """robots.txt of the lease's origin, in the lease's slot; ``of_site``: the origin is in
         the crawl's scope, so its sitemaps are read too (S1), unlike a checked link's."""
-        outcome = self.gate.fetch_robots(lease.origin)
+        fetched = self.gate.fetch_robots_paced(lease.origin)
+        outcome = fetched.outcome
         finished = self.clock.now()
         robots_delay = self.gate.robots_delay(lease.origin)
-        # The gate reads one octet past the limit (O8): a body that long was cut short.
-        cut_short = len(outcome.body or b"") > self.gate.settings.robots_max_bytes
         next_at = pace_after(
-            self.politeness, finished_at=finished, robots_delay=robots_delay, cut_short=cut_short
+            self.politeness,
+            finished_at=finished,
+            robots_delay=robots_delay,
+            cut_short=fetched.cut_short,
         ).next_start
         if outcome.kind == "deferred":
             detail = {"robots": outcome.reason}

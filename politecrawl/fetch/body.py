@@ -66,7 +66,9 @@ def read_body(
                 inflater.inflate_into(body, chunk, cap + 1 - len(body))
     except zlib.error as exc:
         message = "the body does not decode as its Content-Encoding says"
-        raise FetchError(message, url=url, temporary=True, host_trouble=False) from exc
+        raise FetchError(
+            message, url=url, temporary=True, host_trouble=False, closed_early=True
+        ) from exc
     except (requests.RequestException, Urllib3Error, OSError, ValueError) as exc:
         raise failure(url, exc, deadline, limits, arriving=_body_arriving(received)) from exc
     truncated = len(body) > cap
@@ -130,7 +132,7 @@ def _inflater_for(url: str, content_encoding: str) -> _Inflater | None:
     # Only gzip and deflate are asked for; anything else would be read as garbage (a robots.txt
     # read as garbage allows everything), so it is a temporary failure: defer, don't guess.
     message = f"unsupported Content-Encoding {content_encoding!r}"
-    raise FetchError(message, url=url, temporary=True, host_trouble=False)
+    raise FetchError(message, url=url, temporary=True, host_trouble=False, closed_early=True)
 
 
 def _deflate_wbits(head: bytes) -> int:

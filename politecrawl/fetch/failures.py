@@ -43,7 +43,14 @@ def too_slow(url: str, limits: FetchLimits, *, arriving: str = "") -> FetchError
     message = f"response took longer than {limits.response_timeout_seconds:g} s"
     if arriving:
         message += f": cut off while {arriving}"
-    return FetchError(message, url=url, temporary=True, timed_out=True, cut_off=bool(arriving))
+    return FetchError(
+        message,
+        url=url,
+        temporary=True,
+        timed_out=True,
+        cut_off=bool(arriving),
+        closed_early=True,  # the server was still answering, or about to
+    )
 
 
 def _garbled(exc: BaseException) -> bool:
