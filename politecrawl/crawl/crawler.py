@@ -35,6 +35,8 @@ from politecrawl.store import (
     Frontier,
     FrontierStats,
     RobotsOutcomeStore,
+    drop_link_target_index,
+    ensure_link_target_index,
     finish_run,
     host_waits,
     open_database,
@@ -43,7 +45,7 @@ from politecrawl.store import (
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Iterator
-    from datetime import timedelta
+    from datetime import datetime, timedelta
     from types import TracebackType
 
     from politecrawl.config import CrawlConfig
@@ -215,10 +217,7 @@ class Crawler:
         self.summary = CrawlSummary()
         started = self.clock.monotonic()
         now = self.clock.now()
-        self.frontier.release_expired(now=now)
-        self.frontier.wake_stranded_hosts()
-        RobotsOutcomeStore(self.database).retry_exhausted(now=now)
-        self.frontier.wake_indefinitely_deferred(now=now)
+        self._wake_left_work(now)
         run_id = self._run_id = start_run(
             self.database,
             config=self.config.as_flat_dict(),
@@ -269,10 +268,25 @@ class Crawler:
                     self.summary = helpers.combined(self.summary)
                 if helpers_failure is not None:
                     raise PolitecrawlError(helpers_failure)
+                if not failing and self.process_index == 0:
+                    ensure_link_target_index(self.database)  # for the reports that follow
             except Exception:
                 if not failing:
                     raise
                 # The error already on its way out is the one worth reporting.
+
+    def _wake_left_work(self, now: datetime) -> None:
+        """What an earlier run left: expired leases, sleeping hosts, robots.txt whose attempts
+        ran out and work deferred for the rest of that run, queued again (C5, O6). The first
+        process also drops the links' target index for the run's writes (``link_targets``)."""
+        assert self.database is not None
+        assert self.frontier is not None
+        self.frontier.release_expired(now=now)
+        self.frontier.wake_stranded_hosts()
+        RobotsOutcomeStore(self.database).retry_exhausted(now=now)
+        self.frontier.wake_indefinitely_deferred(now=now)
+        if self.process_index == 0:
+            drop_link_target_index(self.database)  # built again as the run ends
 
     def _new_workers(self, visitor: Visitor) -> Workers:
         """This run's worker threads, not started yet; an ``interrupt`` that came before them

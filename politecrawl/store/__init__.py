@@ -45,6 +45,7 @@ from politecrawl.store.frontier_types import (
     worker_id,
 )
 from politecrawl.store.hosts import HostWait, host_waits
+from politecrawl.store.link_targets import drop_link_target_index, ensure_link_target_index
 from politecrawl.store.passes import PassComparison, compare_passes
 from politecrawl.store.reading import (
     broken_urls,
@@ -125,6 +126,8 @@ __all__ = [
     "compare_passes",
     "deferred_urls",
     "directive_pages",
+    "drop_link_target_index",
+    "ensure_link_target_index",
     "finish_run",
     "fragment_links",
     "host_waits",

@@ -3,7 +3,8 @@
 [C5, E1, O6] Every question the maintenance report asks is one query (or one per few hundred
 ids, for IN lists), never one per row: pages linking to broken URLs come with a join over
 ``links`` (indexed on ``to_id``), URLs of one origin through the index on (origin, state).
-Nothing here writes. Rows leave the store as the frozen dataclasses of ``reading_types``
+Nothing here writes, but for that index of links, built the first time it is needed
+(``link_targets``). Rows leave the store as the frozen dataclasses of ``reading_types``
 (``UrlRow``, ``OriginRobots``, ...), never as ORM objects; ``reason_detail`` JSON is decoded.
 The page sections (broken, redirects, exclusions, directives, deferred, slow) list URLs of kind
 ``page`` only: a sitemap is audited by ``sitemap_reading`` (S4), a check (a link leaving the
@@ -21,6 +22,7 @@ from sqlalchemy import Select, Table, and_, func, or_, select
 from politecrawl.errors import UserInputError
 from politecrawl.store import sitemap_reading
 from politecrawl.store.database import Database
+from politecrawl.store.link_targets import ensure_link_target_index
 from politecrawl.store.reading_types import (
     OriginRobots,
     ReferredUrl,
@@ -103,6 +105,7 @@ def referrers(
     )
     if written_only:
         statement = statement.where(_is_page, ~is_redirect)
+    ensure_link_target_index(database)
     return {
         to_id: tuple(
             ReferrerRow(url, bool(nofollow), text, line, bool(resource), bool(redirect))

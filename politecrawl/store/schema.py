@@ -228,10 +228,10 @@ class UrlRecord(Base):
 
 
 class LinkRecord(Base):
-    """A link between two URLs, so a report can name every page that links to a broken one."""
+    """A link between two URLs, so a report can name every page that links to a broken one.
+    Indexed by target only when read (``link_targets``)."""
 
     __tablename__ = "links"
-    __table_args__ = (Index("ix_links_to_id", "to_id"),)
 
     from_id: Mapped[int] = mapped_column(_ID, ForeignKey("urls.id"), primary_key=True)
     to_id: Mapped[int] = mapped_column(_ID, ForeignKey("urls.id"), primary_key=True)

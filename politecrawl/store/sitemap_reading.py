@@ -19,6 +19,7 @@ from typing import Any, cast
 from sqlalchemy import ColumnElement, Table, and_, exists, func, or_, select, union
 
 from politecrawl.store.database import Database
+from politecrawl.store.link_targets import ensure_link_target_index
 from politecrawl.store.reading_types import (
     ListedLastmod,
     ListedUrl,
@@ -201,6 +202,7 @@ def listed_problems(database: Database) -> list[ListedUrl]:
 
 def sitemap_orphans(database: Database) -> list[ListedUrl]:
     """Listed pages no page links to (no ``links`` row from a URL of kind ``page``); by URL."""
+    ensure_link_target_index(database)
     return _listed(database, ~_is_linked)
 
 
