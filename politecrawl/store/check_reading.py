@@ -7,8 +7,8 @@ forbids (each with every page linking to it, through ``reading.referrers``), the
 redirects (301, 308) pages link to, and the ``#fragment`` links whose page was fetched with its
 anchors. Each is one query (plus one per few hundred ids for the referrers and the anchors),
 never one per row. The judgements (which fragment is missing, where a redirect leads) are the
-report's; the store only narrows the rows. Nothing here writes; rows leave as the frozen values
-of ``reading_types``.
+report's; the store only narrows the rows. Nothing here writes (but for the links' target
+index, see ``link_targets``); rows leave as the frozen values of ``reading_types``.
 """
 
 from __future__ import annotations

@@ -464,7 +464,8 @@ def open_database(
 
     ``create=False`` is for readers (reports, status, why, resume): a missing file, or a
     database without a crawl in it, is a ``StoreError`` ("no crawl database at ..."), and
-    nothing is created or changed (B1)."""
+    nothing is created or changed (B1); a report may then add the links' target index
+    (``link_targets``)."""
     settings = settings or DatabaseSettings()
     url = to_url(target)
     shown = target if "://" not in target else url.render_as_string(hide_password=True)

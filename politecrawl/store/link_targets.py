@@ -5,14 +5,18 @@ Reports name the pages that link to a URL (``reading.referrers``; the sitemap au
 from a page"), which needs the links indexed by target. Kept up to date while a crawl records
 its pages, that index was a quarter of a page's transaction (every link a random insert into
 it: 0.25 ms of 0.95 ms with 40 links a page); built in one sorted pass, it costs a fraction of
-that. So a crawl drops it as its run starts and builds it as the run ends
-(``Crawler.crawl``); a reading builds it first if it is missing (a report on a live crawl, or on
-one that was killed), after which that crawl keeps it up to date, as before, until its next
-run. Not a model's index: the schema's migrations leave it out (0006), so that autogenerate
-and ``create_all`` agree on a database without it.
+that. So a crawl run drops it as it starts and builds it as it ends (``Crawler.crawl``; not
+after Ctrl-C or an error, to stop at once), and a report builds it first when it is missing (a
+live crawl, one stopped or killed), after which the crawl keeps it up to date, as before, until
+its next run. On PostgreSQL it is built and dropped ``CONCURRENTLY``, so that the crawls of other
+machines go on writing meanwhile. A reader that may not build it (a role that can only read, a
+build in progress elsewhere) reads without it: the same answers, slower. Not a model's index:
+migration 0006 removed it, so that autogenerate and ``create_all`` agree on a database without it.
 """
 
 from __future__ import annotations
+
+import contextlib
 
 from sqlalchemy import Connection, inspect, text
 from sqlalchemy.exc import DBAPIError
@@ -20,34 +24,52 @@ from sqlalchemy.exc import DBAPIError
 from politecrawl.store.database import Database
 
 INDEX_NAME = "ix_links_to_id"
-_CREATE = text(f"CREATE INDEX IF NOT EXISTS {INDEX_NAME} ON links (to_id)")
-_DROP = text(f"DROP INDEX IF EXISTS {INDEX_NAME}")
+_BUILD = f"CREATE INDEX {{how}}IF NOT EXISTS {INDEX_NAME} ON links (to_id)"
+_DROP = f"DROP INDEX {{how}}IF EXISTS {INDEX_NAME}"
+_POSTGRES_VALID = text(
+    "SELECT i.indisvalid FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid "
+    "JOIN pg_namespace n ON n.oid = c.relnamespace "
+    "WHERE c.relname = :name AND n.nspname = current_schema()"
+)
 
 
 def has_link_target_index(database: Database) -> bool:
-    """Whether the links are indexed by target now."""
+    """Whether the links are indexed by target now (on PostgreSQL: a finished, valid index)."""
     with database.engine.connect() as connection:
-        return _exists(connection)
+        if connection.dialect.name == "postgresql":
+            return bool(connection.execute(_POSTGRES_VALID, {"name": INDEX_NAME}).scalar())
+        return any(
+            index["name"] == INDEX_NAME for index in inspect(connection).get_indexes("links")
+        )
 
 
-def ensure_link_target_index(database: Database) -> None:
-    """Build the index unless it is there."""
+def ensure_link_target_index(database: Database) -> bool:
+    """Build the index unless it is there; whether it is there now (see the module)."""
     if has_link_target_index(database):
-        return
-    try:
-        database.run(lambda connection: connection.execute(_CREATE))
-    except DBAPIError:
-        # PostgreSQL's IF NOT EXISTS is not atomic: another process may have built it at the
-        # same moment, which is as good.
-        if not has_link_target_index(database):
-            raise
+        return True
+    # Built by another process at the same moment, or not ours to build: read without it.
+    with contextlib.suppress(DBAPIError):
+        _schema_change(database, _BUILD)
+    return has_link_target_index(database)
 
 
 def drop_link_target_index(database: Database) -> None:
-    """Drop the index for a crawl run's writes (it is built again as the run ends)."""
-    if has_link_target_index(database):
-        database.run(lambda connection: connection.execute(_DROP))
+    """Drop the index for a crawl run's writes. A database whose index cannot be dropped is
+    crawled with it, as before 0006: slower, never wrong."""
+    with contextlib.suppress(DBAPIError):
+        _schema_change(database, _DROP)
 
 
-def _exists(connection: Connection) -> bool:
-    return any(index["name"] == INDEX_NAME for index in inspect(connection).get_indexes("links"))
+def _schema_change(database: Database, statement: str) -> None:
+    """``statement`` with ``CONCURRENTLY`` on PostgreSQL (outside a transaction, as it must
+    be); in a write transaction on SQLite."""
+    if database.engine.dialect.name == "postgresql":
+        with database.engine.connect() as connection:
+            autocommit = connection.execution_options(isolation_level="AUTOCOMMIT")
+            autocommit.execute(text(statement.format(how="CONCURRENTLY ")))
+        return
+
+    def change(connection: Connection) -> None:
+        connection.execute(text(statement.format(how="")))
+
+    database.run(change)

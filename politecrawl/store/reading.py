@@ -83,11 +83,17 @@ def urls_in_state(database: Database, state: str, *, limit: int | None = None) -
 
 
 def referrers(
-    database: Database, url_ids: Iterable[int], *, written_only: bool = False
+    database: Database,
+    url_ids: Iterable[int],
+    *,
+    written_only: bool = False,
+    build_index: bool = True,
 ) -> dict[int, tuple[ReferrerRow, ...]]:
     """For each id, the pages linking to it (sorted by URL), with each link's text, line and
     kind; ids nobody links to are absent. ``written_only``: only links a person wrote, on a
-    page (kind ``page``) that is no redirect (for "update this link", L1)."""
+    page (kind ``page``) that is no redirect (for "update this link", L1). ``build_index``:
+    build the links' target index first if it is missing (``link_targets``); a question about
+    one URL reads without it rather than build it for a whole live crawl."""
     status = func.coalesce(_urls.c.status, 0)  # never NULL: ``~is_redirect`` stays two-valued
     is_redirect = and_(_urls.c.final_url.is_not(None), status >= 300, status < 400)
     statement = (
@@ -105,7 +111,8 @@ def referrers(
     )
     if written_only:
         statement = statement.where(_is_page, ~is_redirect)
-    ensure_link_target_index(database)
+    if build_index:
+        ensure_link_target_index(database)
     return {
         to_id: tuple(
             ReferrerRow(url, bool(nofollow), text, line, bool(resource), bool(redirect))
@@ -309,7 +316,7 @@ def url_history(database: Database, url: str) -> UrlHistory | None:
         return None
     row = rows[0]
     origin = origin_robots(database, name=row.origin, with_body=True)
-    linking = referrers(database, [row.id]).get(row.id, ())
+    linking = referrers(database, [row.id], build_index=False).get(row.id, ())
     return UrlHistory(
         row,
         linking,
