@@ -10,6 +10,7 @@ from tests.store.conftest import postgres_schema_url, require_postgres
 
 from politecrawl import CrawlConfig, Crawler
 from politecrawl.store import (
+    Database,
     drop_link_target_index,
     ensure_link_target_index,
     open_database,
@@ -55,14 +56,21 @@ def test_l1_a_crawl_run_writes_without_the_index_and_leaves_it_built(database_ur
         database.close()
 
 
-def test_l1_referrers_build_the_index_when_a_killed_crawl_left_none(database_url):
+def _crawled_without_index(database_url: str) -> Database:
+    """The scripted site crawled into ``database_url``, then its index dropped, as a run
+    killed before its end (or still running) leaves it; open, for the caller to close."""
     config = CrawlConfig(database=database_url, delay_seconds=0.0, workers=1, sitemaps=False)
     with Crawler(config, fetcher=ScriptedFetcher(SCRIPT)) as crawler:
         crawler.add_seeds([f"{SITE}/"])
         crawler.run()
     database = open_database(database_url)
+    drop_link_target_index(database)
+    return database
+
+
+def test_l1_referrers_build_the_index_when_a_killed_crawl_left_none(database_url):
+    database = _crawled_without_index(database_url)
     try:
-        drop_link_target_index(database)  # as a run killed before its end leaves it
         gone_id = next(row.id for row in _urls(database) if row.url == f"{SITE}/gone")
         linking = referrers(database, [gone_id])[gone_id]
         assert sorted(row.url for row in linking) == [f"{SITE}/", f"{SITE}/a"]
@@ -73,13 +81,8 @@ def test_l1_referrers_build_the_index_when_a_killed_crawl_left_none(database_url
 
 def test_l1_why_reads_without_building_the_index(database_url):
     # One URL's question does not build the index for a whole (maybe live) crawl.
-    config = CrawlConfig(database=database_url, delay_seconds=0.0, workers=1, sitemaps=False)
-    with Crawler(config, fetcher=ScriptedFetcher(SCRIPT)) as crawler:
-        crawler.add_seeds([f"{SITE}/"])
-        crawler.run()
-    database = open_database(database_url)
+    database = _crawled_without_index(database_url)
     try:
-        drop_link_target_index(database)
         history = url_history(database, f"{SITE}/gone")
         assert history is not None
         assert sorted(row.url for row in history.referrers) == [f"{SITE}/", f"{SITE}/a"]
