@@ -184,24 +184,23 @@ class Gate:
         failures = previous.failures if previous is not None and previous.kind == "deferred" else 0
         revalidate = previous if previous is not None and previous.kind == "parsed" else None
         url = origin + "/robots.txt"
+        host = split_canonical(canonicalize(url))[1]
         cut_by_host: dict[str, bool] = {}
-        outcome = self._follow(origin, url, failures, revalidate, cut_by_host)
+        outcome = self._follow(url, host, failures, revalidate, cut_by_host)
         self.policies.put(origin, outcome, now=self.clock.now())
         self._remember(origin, outcome)
-        own_host = split_canonical(canonicalize(url))[1]
-        return RobotsFetch(outcome, cut_by_host.get(own_host, False))
+        return RobotsFetch(outcome, cut_by_host.get(host, False))
 
     def _follow(
         self,
-        origin: str,
         url: str,
+        host: str,
         failures: int,
         revalidate: RobotsOutcome | None,
         cut_by_host: dict[str, bool],
     ) -> RobotsOutcome:
-        """The outcome of ``url`` and its redirects; ``cut_by_host`` gets, for each host
-        asked, whether its last response was closed before its end."""
-        host = split_canonical(canonicalize(url))[1]
+        """The outcome of ``url`` (on ``host``) and its redirects; ``cut_by_host`` gets, for
+        each host asked, whether its last response was closed before its end."""
         reserved: str | None = None
         try:
             for hop in range(self.settings.robots_max_redirects + 1):

@@ -155,37 +155,24 @@ def test_c1_p3_a_page_retried_after_its_hosts_budget_is_spent_is_still_retried(t
 def test_p1_p2_the_next_request_waits_a_margin_more_after_a_body_cut_at_the_cap(tmp_path):
     # A body cut at the cap is closed by us mid-answer; the server ends it a moment later, so
     # the host's next request waits the delay from then (politeness.CUT_SHORT_SECONDS).
-    clock = FakeClock()
-    starts: list[tuple[str, float]] = []
-
-    class Timed(ScriptedFetcher):
-        def _answer(self, request):
-            starts.append((request.url.removeprefix(SITE), clock.monotonic()))
-            return super()._answer(request)
-
-    fetcher = Timed(
-        {
-            f"{SITE}/robots.txt": Answer(200, "User-agent: *\nAllow: /\n"),
-            f"{SITE}/": Answer(200, '<a href="/big">big</a>'),
-            f"{SITE}/big": Answer(200, '<a href="/after">after</a>' + "x" * 5000),
-        },
-        limits=FetchLimits(max_body_bytes=1000),
+    script = {
+        f"{SITE}/robots.txt": Answer(200, "User-agent: *\nAllow: /\n"),
+        f"{SITE}/": Answer(200, '<a href="/big">big</a>'),
+        f"{SITE}/big": Answer(200, '<a href="/after">after</a>' + "x" * 5000),
+    }
+    starts, pages = _timed_crawl(
+        tmp_path, script, [f"{SITE}/"], limits=FetchLimits(max_body_bytes=1000)
     )
-    config = CrawlConfig(
-        database=str(tmp_path / "c.db"), delay_seconds=1.0, workers=1, sitemaps=False
-    )
-    with Crawler(config, fetcher=fetcher, clock=clock) as crawler:
-        crawler.add_seeds([f"{SITE}/"])
-        pages = {page.url: page for page in crawler.crawl()}
-    assert [url for url, _ in starts] == ["/robots.txt", "/", "/big", "/after"]
+    assert [url.removeprefix(SITE) for url, _ in starts] == ["/robots.txt", "/", "/big", "/after"]
     gaps = [round(b - a, 6) for (_, a), (_, b) in itertools.pairwise(starts)]
     assert gaps == [1.0, 1.0, round(1.0 + CUT_SHORT_SECONDS, 6)]
     assert pages[f"{SITE}/big"].status == 200  # a cut body is a page, recorded as cut (C7)
 
 
-def _timed_crawl(tmp_path, script, seeds):
+def _timed_crawl(tmp_path, script, seeds, *, limits=None):
     """Crawl ``seeds`` against ``script`` on a ``FakeClock`` (delay 1 s, robots.txt read to
-    1,000 bytes); the start of every request, by URL, in order."""
+    1,000 bytes, the fetcher's ``limits``): the start of every request, by URL, in order, and
+    the pages by URL."""
     clock = FakeClock()
     starts: list[tuple[str, float]] = []
 
@@ -201,10 +188,10 @@ def _timed_crawl(tmp_path, script, seeds):
         sitemaps=False,
         robots_max_bytes=1000,
     )
-    with Crawler(config, fetcher=Timed(script), clock=clock) as crawler:
+    with Crawler(config, fetcher=Timed(script, limits=limits), clock=clock) as crawler:
         crawler.add_seeds(seeds)
-        list(crawler.crawl())
-    return starts
+        pages = {page.url: page for page in crawler.crawl()}
+    return starts, pages
 
 
 def _first_gap(starts, origin):
@@ -236,7 +223,7 @@ def test_p1_p2_the_next_request_waits_a_margin_more_after_a_robots_txt_closed_ea
     tmp_path, robots
 ):
     script = {f"{SITE}/robots.txt": robots, f"{SITE}/": Answer(200, "hi")}
-    starts = _timed_crawl(tmp_path, script, [f"{SITE}/"])
+    starts, _ = _timed_crawl(tmp_path, script, [f"{SITE}/"])
     assert starts[0][0] == f"{SITE}/robots.txt"
     if isinstance(robots, FetchError):  # deferred (O6): its next attempt comes later still
         assert _first_gap(starts, SITE) >= CUT
@@ -253,7 +240,7 @@ def test_p1_p2_a_robots_txt_redirect_paces_the_host_whose_answer_was_cut(tmp_pat
         f"{SITE}/": Answer(200, "shop"),
         f"{OTHER}/": Answer(200, "other"),
     }
-    starts = _timed_crawl(tmp_path, script, [f"{SITE}/", f"{OTHER}/"])
+    starts, _ = _timed_crawl(tmp_path, script, [f"{SITE}/", f"{OTHER}/"])
     assert _first_gap(starts, OTHER) == CUT
     assert _first_gap(starts, SITE) == 1.0
 
@@ -273,7 +260,7 @@ def test_p1_p2_the_next_request_waits_a_margin_more_after_a_page_closed_early(tm
         f"{SITE}/bad": broken,
         f"{SITE}/next": Answer(200, "next"),
     }
-    starts = _timed_crawl(tmp_path, script, [f"{SITE}/"])
+    starts, _ = _timed_crawl(tmp_path, script, [f"{SITE}/"])
     urls = [url.removeprefix(SITE) for url, _ in starts]
     assert urls[:4] == ["/robots.txt", "/", "/bad", "/next"]
     gaps = [round(b - a, 6) for (_, a), (_, b) in itertools.pairwise(starts[:4])]

@@ -43,14 +43,13 @@ def has_link_target_index(database: Database) -> bool:
         )
 
 
-def ensure_link_target_index(database: Database) -> bool:
-    """Build the index unless it is there; whether it is there now (see the module)."""
+def ensure_link_target_index(database: Database) -> None:
+    """Build the index unless it is there."""
     if has_link_target_index(database):
-        return True
+        return
     # Built by another process at the same moment, or not ours to build: read without it.
     with contextlib.suppress(DBAPIError):
         _schema_change(database, _BUILD)
-    return has_link_target_index(database)
 
 
 def drop_link_target_index(database: Database) -> None:
