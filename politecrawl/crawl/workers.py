@@ -165,12 +165,12 @@ class Workers:
     def _work(self, me: str, started: float) -> None:
         claimed: Lease | Wait | None = None
         try:
-            claimed = self.frontier.claim(me, now=self.clock.now())
+            claimed = self.frontier.claim(me, now=self.clock.now)
             while not self._stop.is_set():
                 if isinstance(claimed, Wait):
                     if not self._wait(claimed):
                         break
-                    claimed = self.frontier.claim(me, now=self.clock.now())
+                    claimed = self.frontier.claim(me, now=self.clock.now)
                     continue
                 if self._limit_reached(started):
                     self._release(claimed)
@@ -218,9 +218,9 @@ class Workers:
         # What the visit found is recorded with this worker's next claim: one commit a lease.
         record = result.completion or result.end
         if record is None:
-            claimed = self.frontier.claim(me, now=self.clock.now())
+            claimed = self.frontier.claim(me, now=self.clock.now)
         else:
-            _, claimed = self.frontier.complete_and_claim(record, worker=me, now=self.clock.now())
+            _, claimed = self.frontier.complete_and_claim(record, worker=me, now=self.clock.now)
         if result.excluded is not None:
             self._events.put(result.excluded)
         if result.page is not None:

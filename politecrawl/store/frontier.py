@@ -38,7 +38,14 @@ from politecrawl.store import statements as sql
 from politecrawl.store.claims import Claimer, next_wait
 from politecrawl.store.enqueue import Enqueuer
 from politecrawl.store.frontier_reading import counts, seed_origins, seed_urls, url_of
-from politecrawl.store.frontier_types import Completion, FrontierStats, LeaseEnd, Wait
+from politecrawl.store.frontier_types import (
+    Completion,
+    FrontierStats,
+    LeaseEnd,
+    Now,
+    Wait,
+    moment,
+)
 from politecrawl.store.group_commit import GroupCommit
 from politecrawl.store.leases import (
     release_expired_leases,
@@ -134,11 +141,17 @@ class Frontier:
 
     # --- claiming ---------------------------------------------------------------------------
 
-    def claim(self, worker: str, *, now: datetime) -> Lease | Wait:
-        """Lease the best URL of a due host to ``worker``, or say when to ask again."""
-        self._housekeeping(now)
-        claimed = self._write(lambda connection: self._claim_or_wait(connection, worker, now))
-        return self._after_empty_claim(claimed, now) if isinstance(claimed, Wait) else claimed
+    def claim(self, worker: str, *, now: Now) -> Lease | Wait:
+        """Lease the best URL of a due host to ``worker``, or say when to ask again. ``now``:
+        the time, or a clock's ``now``, asked once the write lock is held (``Now``)."""
+        self._housekeeping(moment(now))
+
+        def claim_when_writing(connection: Connection) -> tuple[datetime, Lease | Wait]:
+            at = moment(now)
+            return at, self._claim_or_wait(connection, worker, at)
+
+        at, claimed = self._write(claim_when_writing)
+        return self._after_empty_claim(claimed, at) if isinstance(claimed, Wait) else claimed
 
     def _claim_or_wait(self, connection: Connection, worker: str, now: datetime) -> Lease | Wait:
         """A lease for ``worker`` or, read in the same transaction, when to ask again: a
@@ -215,33 +228,34 @@ class Frontier:
         )
 
     def complete_and_claim(
-        self, completion: Completion | LeaseEnd, *, worker: str, now: datetime
+        self, completion: Completion | LeaseEnd, *, worker: str, now: Now
     ) -> tuple[bool, Lease | Wait]:
         """Record ``completion`` (as ``complete`` or ``end``) and claim the worker's next lease
         in the same transaction: one commit per lease. Returns what ``complete`` and ``claim``
-        return."""
-        self._housekeeping(now)
+        return. ``now`` as for ``claim``: a function is asked once the write lock is held."""
+        self._housekeeping(moment(now))
         if isinstance(completion, LeaseEnd):
             ending = completion
 
-            def record(connection: Connection) -> bool:
-                return record_end(connection, self._enqueuer, ending, now)
+            def record(connection: Connection, at: datetime) -> bool:
+                return record_end(connection, self._enqueuer, ending, at)
 
         else:
             page = completion
             links = sort_links(page.links, follow_links=page.follow_links)  # before the lock
 
-            def record(connection: Connection) -> bool:
-                return record_completion(connection, self._enqueuer, page, links, now)
+            def record(connection: Connection, at: datetime) -> bool:
+                return record_completion(connection, self._enqueuer, page, links, at)
 
-        def complete_then_claim(connection: Connection) -> tuple[bool, Lease | Wait]:
-            recorded = record(connection)
-            return recorded, self._claim_or_wait(connection, worker, now)
+        def complete_then_claim(connection: Connection) -> tuple[datetime, bool, Lease | Wait]:
+            at = moment(now)
+            recorded = record(connection, at)
+            return at, recorded, self._claim_or_wait(connection, worker, at)
 
         write = self._write if self.group_commit is None else self.group_commit.run
-        recorded, following = write(complete_then_claim)
+        at, recorded, following = write(complete_then_claim)
         if isinstance(following, Wait):
-            following = self._after_empty_claim(following, now)
+            following = self._after_empty_claim(following, at)
         return recorded, following
 
     def sitemap_of(self, lease: Lease) -> SitemapSeed | None:

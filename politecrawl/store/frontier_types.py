@@ -4,12 +4,22 @@ from __future__ import annotations
 
 import os
 import socket
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Any, TypeAlias
 
 from politecrawl.sitemaps import SitemapReading, SitemapSeed
+
+Now: TypeAlias = datetime | Callable[[], datetime]
+"""The time of a claim: a moment, or what tells it (a clock's ``now``). A function is asked
+when the claim runs, with the write lock held: a claim that waited for the lock then sees the
+hosts that came due meanwhile, rather than those due when it asked (P2: served on time)."""
+
+
+def moment(now: Now) -> datetime:
+    """The time ``now`` stands for, read at this moment when it is a function."""
+    return now() if callable(now) else now
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,12 +6,23 @@ import json
 import socket
 import subprocess
 import sys
+import threading
 from datetime import UTC, datetime, timedelta
 
 import pytest
 from sqlalchemy import text
 
-from politecrawl.store import Frontier, HostPaceRecord, Lease, LinkOut, PageOutcome, Wait
+from politecrawl.store import (
+    Completion,
+    Frontier,
+    HostPaceRecord,
+    Lease,
+    LinkOut,
+    PageOutcome,
+    Wait,
+    open_database,
+)
+from politecrawl.testing import FakeClock
 
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
 
@@ -110,6 +121,45 @@ def test_p2_of_due_hosts_the_one_waiting_longest_since_its_last_request_goes_fir
     )
     assert claim(frontier, 3).host == "slow.example"
     assert claim(frontier, 3, "w2").host == "fast.example"
+
+
+@pytest.mark.parametrize("call", ["claim", "complete_and_claim"])
+def test_p2_a_claim_that_waited_for_the_write_lock_sees_the_hosts_due_by_then(tmp_path, call):
+    # On SQLite one transaction writes at a time; a claim asked at 0.5 s waits for another
+    # worker's transaction until 1.5 s. a.example came due at 1 s meanwhile. Told the time as
+    # a clock's ``now``, the claim reads it once it holds the lock, and leases a.example then:
+    # read when it was asked (0.5 s), it would send the worker to sleep until 1 s, and every
+    # host that bounds a busy crawl's end would start late by a wait for the lock (P2).
+    database = open_database(str(tmp_path / "crawl.db"))
+    frontier = Frontier(database, default_delay_seconds=1.0)
+    frontier.add(["http://a.example/1", "http://a.example/2", "http://b.example/1"], now=T0)
+    first, other = claim(frontier, 0), claim(frontier, 0, "w2")
+    if first.host != "a.example":
+        first, other = other, first
+    done(frontier, first, 0)  # a.example is due again at 1 s
+    clock = FakeClock(at(0.5))
+    locked, asked = threading.Event(), threading.Event()
+
+    def another_workers_transaction() -> None:
+        with database.transaction():
+            locked.set()
+            asked.wait(5)
+            threading.Event().wait(0.2)  # the claim is waiting for the lock by now
+            clock.advance(1.0)
+
+    holder = threading.Thread(target=another_workers_transaction)
+    holder.start()
+    assert locked.wait(5)
+    asked.set()
+    if call == "claim":
+        claimed = frontier.claim("w1", now=clock.now)
+    else:
+        ending = Completion(other, PageOutcome(200), next_fetch_at=at(1.5))
+        recorded, claimed = frontier.complete_and_claim(ending, worker="w2", now=clock.now)
+        assert recorded
+    holder.join()
+    assert isinstance(claimed, Lease), claimed
+    assert (claimed.url, claimed.claimed_at) == ("http://a.example/2", at(1.5))
 
 
 def test_breadth_first_by_depth_then_priority_then_age(frontier):
