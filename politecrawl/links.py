@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import ClassVar
 from urllib.parse import unquote
 
 from politecrawl.html import ParsedPage
@@ -48,15 +49,23 @@ class Link:
     """An image, stylesheet, script or media source (L3): checked, never followed as a page."""
     fragments: tuple[str, ...] = field(default=(), compare=False)
     """The ``#fragments`` the page links to on it, decoded, each once (L4)."""
+    canonical: ClassVar[bool] = True
+    """``url`` is canonical already (what the frontier asks of a link it is handed)."""
 
 
 def extract_links(
-    page: ParsedPage, final_url: str, *, honour_rel_nofollow: bool = True
+    page: ParsedPage,
+    final_url: str,
+    *,
+    honour_rel_nofollow: bool = True,
+    with_fragments: bool = True,
 ) -> list[Link]:
     """The page's links in document order, de-duplicated [T6, T7, P4].
 
     ``final_url`` is the page's URL after redirects. With ``honour_rel_nofollow`` false (T6's
-    setting), no link is marked ``nofollow``. Never raises on what the page wrote.
+    setting), no link is marked ``nofollow``. ``with_fragments`` false: no link carries the
+    ``#fragments`` it names (a crawl that does not check them, L4). Never raises on what the
+    page wrote.
     """
     # None: the base has a scheme we never fetch, which relative links would inherit; only
     # absolute http(s) links remain.
@@ -70,7 +79,7 @@ def extract_links(
         except InvalidURL:
             continue  # P4, C1: javascript:, mailto:, data:, tel:, ftp:, broken hosts ...
         nofollow = honour_rel_nofollow and "nofollow" in raw.rel
-        fragment = _fragment(raw.href)
+        fragment = _fragment(raw.href) if with_fragments else None
         if fragment is not None and not raw.resource:
             fragments.setdefault(url, {})[fragment] = None
         earlier = found.get(url)

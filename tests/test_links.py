@@ -213,3 +213,22 @@ def test_c2_links_are_unique_canonical_and_never_raise(raw_links, base_href):
     links = extract_links(page, "https://example.org/dir/page")
     assert len({link.url for link in links}) == len(links)
     assert all(canonicalize(link.url) == link.url for link in links)
+
+
+def test_l4_fragments_are_carried_only_when_asked_for():
+    page = page_with(
+        RawLink("a.html#install", (), "a"),
+        RawLink("a.html#usage", (), "a"),
+        RawLink("b.html", (), "a"),
+    )
+    carried = extract_links(page, "https://example.org/docs/")
+    assert [(link.url, link.fragments) for link in carried] == [
+        ("https://example.org/docs/a.html", ("install", "usage")),
+        ("https://example.org/docs/b.html", ()),
+    ]
+    plain = extract_links(page, "https://example.org/docs/", with_fragments=False)
+    assert [(link.url, link.fragments) for link in plain] == [
+        ("https://example.org/docs/a.html", ()),
+        ("https://example.org/docs/b.html", ()),
+    ]
+    assert all(link.canonical for link in plain)  # handed to the frontier as they are

@@ -34,6 +34,7 @@ from politecrawl.store.frontier import Frontier
 from politecrawl.store.frontier_types import (
     AddResult,
     Completion,
+    FoundLink,
     FrontierStats,
     HostPaceRecord,
     Lease,
@@ -98,6 +99,7 @@ __all__ = [
     "Completion",
     "Database",
     "DatabaseSettings",
+    "FoundLink",
     "FragmentLink",
     "Frontier",
     "FrontierStats",

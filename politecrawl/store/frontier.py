@@ -62,9 +62,9 @@ if TYPE_CHECKING:
     from politecrawl.store.database import Database
     from politecrawl.store.frontier_types import (
         AddResult,
+        FoundLink,
         HostPaceRecord,
         Lease,
-        LinkOut,
         PageOutcome,
     )
 
@@ -197,7 +197,7 @@ class Frontier:
         *,
         now: datetime,
         next_fetch_at: datetime,
-        links: Sequence[LinkOut] = (),
+        links: Sequence[FoundLink] = (),
         follow_links: bool = True,
         host_delay_seconds: float | None = None,
         redirect_to: str | None = None,

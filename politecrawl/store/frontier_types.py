@@ -7,7 +7,7 @@ import socket
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, TypeAlias
+from typing import Any, Protocol, TypeAlias
 
 from politecrawl.sitemaps import SitemapReading, SitemapSeed
 
@@ -130,6 +130,26 @@ class HostPaceRecord:
         }
 
 
+class FoundLink(Protocol):
+    """What the frontier reads of a link found on a page: ``LinkOut``, or any value with the
+    same attributes (the crawler hands over ``links.Link`` as it is, one object less a link)."""
+
+    @property
+    def url(self) -> str: ...
+    @property
+    def nofollow(self) -> bool: ...
+    @property
+    def canonical(self) -> bool: ...
+    @property
+    def text(self) -> str | None: ...
+    @property
+    def line(self) -> int | None: ...
+    @property
+    def resource(self) -> bool: ...
+    @property
+    def fragments(self) -> tuple[str, ...]: ...
+
+
 @dataclass(frozen=True, slots=True)
 class LinkOut:
     """A link found on a page: its URL (any form) and whether it carried rel=nofollow, with
@@ -160,7 +180,7 @@ class Completion:
     next_fetch_at: datetime
     host_delay_seconds: float | None = None
     host_pace: HostPaceRecord | None = None
-    links: tuple[LinkOut, ...] = ()
+    links: tuple[FoundLink, ...] = ()
     follow_links: bool = True
     redirect_to: str | None = None
     sitemap: SitemapReading | None = None

@@ -14,7 +14,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from politecrawl.store.frontier_types import LinkOut
+from politecrawl.store.frontier_types import FoundLink
 from politecrawl.urls import InvalidURL, canonicalize, split_canonical, url_key
 
 __all__ = ["LinkRow", "NewUrl", "SortedLinks", "canonical_urls", "new_urls", "sort_links"]
@@ -53,7 +53,7 @@ class SortedLinks:
 
 
 def sort_links(
-    links: Sequence[LinkOut], *, follow_links: bool = True, record_only: bool = False
+    links: Sequence[FoundLink], *, follow_links: bool = True, record_only: bool = False
 ) -> SortedLinks:
     """Sort out a page's links (of any form): those to queue and those to record.
 

@@ -12,6 +12,8 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from sqlalchemy import text
 
+from politecrawl.html import parse_html
+from politecrawl.links import extract_links
 from politecrawl.store import (
     Completion,
     Frontier,
@@ -214,6 +216,36 @@ def test_complete_records_the_page_and_queues_followable_links(frontier, databas
         ("http://a.example/next", False),
         ("http://b.example/", False),
     ]
+
+
+def test_l1_l4_the_crawlers_own_links_are_recorded_as_found(frontier, database):
+    # The crawler hands the frontier ``links.Link`` values as extract_links made them (no
+    # copy into LinkOut): their text, line and fragments are recorded, nofollow ones too.
+    frontier.add(["http://a.example/docs/", "http://a.example/docs/b.html"], now=T0)
+    lease = claim(frontier, 0)
+    body = (
+        b'<html><body>\n<a href="b.html#install">Install</a>\n'
+        b'<a href="c.html" rel="nofollow">C</a></body></html>'
+    )
+    parsed = parse_html(body, content_type="text/html", details=True)
+    assert parsed is not None
+    found = extract_links(parsed, lease.url)
+    assert frontier.complete(lease, PageOutcome(200), now=at(0), next_fetch_at=at(1), links=found)
+    with database.engine.connect() as connection:
+        link_rows = connection.execute(
+            text(
+                "SELECT u.url, l.nofollow, l.text, l.line FROM links l "
+                "JOIN urls u ON u.id = l.to_id ORDER BY u.url"
+            )
+        ).all()
+        fragments = connection.execute(text("SELECT fragment, line FROM link_fragments")).all()
+        queued = connection.execute(text("SELECT url FROM urls WHERE state = 'queued'")).all()
+    # c.html is not queued (nofollow), so it has no row to link to
+    assert [tuple(row) for row in link_rows] == [
+        ("http://a.example/docs/b.html", False, "Install", 2)
+    ]
+    assert [tuple(row) for row in fragments] == [("install", 2)]
+    assert [row.url for row in queued] == ["http://a.example/docs/b.html"]
 
 
 def test_t5_nofollow_page_links_are_recorded_not_queued(frontier, database):
