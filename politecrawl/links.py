@@ -10,7 +10,8 @@ appears; it is followable when any of its occurrences is.
 
 With link checking (``parse_html(details=True)``) each link also carries its text and line,
 the page's resources (images, stylesheets, scripts, media: L3) come as links marked
-``resource`` that are checked and never followed, and a link's ``#fragments`` are kept (L4).
+``resource`` that are checked and never followed; a link's ``#fragments`` are kept unless
+``with_fragments`` is false (a crawl that does not check them, L4).
 
 Not followed: ``<link>`` elements, ``rel="alternate"`` included. Feeds, translations and print
 versions are not pages a site maintainer expects a robot to crawl, and a polite robot fetches

@@ -143,7 +143,7 @@ class Frontier:
 
     def claim(self, worker: str, *, now: Now) -> Lease | Wait:
         """Lease the best URL of a due host to ``worker``, or say when to ask again. ``now``:
-        the time, or a clock's ``now``, asked once the write lock is held (``Now``)."""
+        the time, or a clock's ``now``, asked inside the write transaction (``Now``)."""
         self._housekeeping(moment(now))
 
         def claim_when_writing(connection: Connection) -> tuple[datetime, Lease | Wait]:
@@ -232,8 +232,10 @@ class Frontier:
     ) -> tuple[bool, Lease | Wait]:
         """Record ``completion`` (as ``complete`` or ``end``) and claim the worker's next lease
         in the same transaction: one commit per lease. Returns what ``complete`` and ``claim``
-        return. ``now`` as for ``claim``: a function is asked once the write lock is held."""
-        self._housekeeping(moment(now))
+        return. ``now`` as for ``claim``: the lease's end is recorded at the time asked for it,
+        the next lease claimed at the time read inside the write transaction."""
+        asked = moment(now)
+        self._housekeeping(asked)
         if isinstance(completion, LeaseEnd):
             ending = completion
 
@@ -248,8 +250,8 @@ class Frontier:
                 return record_completion(connection, self._enqueuer, page, links, at)
 
         def complete_then_claim(connection: Connection) -> tuple[datetime, bool, Lease | Wait]:
+            recorded = record(connection, asked)
             at = moment(now)
-            recorded = record(connection, at)
             return at, recorded, self._claim_or_wait(connection, worker, at)
 
         write = self._write if self.group_commit is None else self.group_commit.run

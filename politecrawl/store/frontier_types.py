@@ -13,8 +13,9 @@ from politecrawl.sitemaps import SitemapReading, SitemapSeed
 
 Now: TypeAlias = datetime | Callable[[], datetime]
 """The time of a claim: a moment, or what tells it (a clock's ``now``). A function is asked
-when the claim runs, with the write lock held: a claim that waited for the lock then sees the
-hosts that came due meanwhile, rather than those due when it asked (P2: served on time)."""
+when the claim runs, inside its write transaction (on SQLite, once it holds the write lock): a
+claim that waited for the lock then sees the hosts that came due meanwhile, rather than those
+due when it asked (P2: served on time)."""
 
 
 def moment(now: Now) -> datetime:

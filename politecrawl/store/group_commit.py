@@ -11,11 +11,12 @@ links a page, two pages a transaction cost 22% less each than one, four 28% less
 (``bench/frontier_bench.py``, where the link rows weigh more than the commit), four threads
 14% less than one.
 
-Nothing changes for a page but when it commits: each piece of work runs whole, in the order the
-writes arrived, as it would alone; all of a transaction's work commits or none does. A piece of
-work that raises gets its own error back, and the rest of its group is written again without it.
-An error of the transaction itself (the lock, the commit, or one that trying again did not cure)
-reaches every thread in it, and nothing is run twice.
+Nothing changes for a page but when it commits (and, for a claim told the time as a clock's
+``now``, the time it claims at: when the leader runs it): each piece of work runs whole, in the
+order the writes arrived, as it would alone; all of a transaction's work commits or none does.
+A piece of work that raises gets its own error back, and the rest of its group is written again
+without it. An error of the transaction itself (the lock, the commit, or one that trying again
+did not cure) reaches every thread in it, and nothing is run twice.
 
 Meant for worker threads, which no signal interrupts. A thread interrupted while it waits takes
 its write with it, or waits for its outcome once a leader has taken it; a leader interrupted

@@ -142,22 +142,26 @@ def test_p2_a_claim_that_waited_for_the_write_lock_sees_the_hosts_due_by_then(tm
     clock = FakeClock(at(0.5))
     locked, asked = threading.Event(), threading.Event()
 
+    def now() -> datetime:
+        """The clock, telling the other worker when the claim first asked it (before the lock)."""
+        moment = clock.now()
+        asked.set()
+        return moment
+
     def another_workers_transaction() -> None:
         with database.transaction():
             locked.set()
-            asked.wait(5)
-            threading.Event().wait(0.2)  # the claim is waiting for the lock by now
-            clock.advance(1.0)
+            assert asked.wait(5)
+            clock.advance(1.0)  # the claim cannot read the clock again until this commits
 
     holder = threading.Thread(target=another_workers_transaction)
     holder.start()
     assert locked.wait(5)
-    asked.set()
     if call == "claim":
-        claimed = frontier.claim("w1", now=clock.now)
+        claimed = frontier.claim("w1", now=now)
     else:
         ending = Completion(other, PageOutcome(200), next_fetch_at=at(1.5))
-        recorded, claimed = frontier.complete_and_claim(ending, worker="w2", now=clock.now)
+        recorded, claimed = frontier.complete_and_claim(ending, worker="w2", now=now)
         assert recorded
     holder.join()
     assert isinstance(claimed, Lease), claimed
