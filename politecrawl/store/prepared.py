@@ -28,6 +28,8 @@ class _Compiled(NamedTuple):
 
 
 def _positional(names: tuple[str, ...]) -> Callable[[dict[str, Any]], tuple[Any, ...]]:
+    if not names:  # itemgetter needs a name
+        return lambda _values: ()
     if len(names) == 1:  # itemgetter of one name gives the value, not a 1-tuple
         (name,) = names
         return lambda values: (values[name],)
