@@ -105,7 +105,7 @@ RETURN_EMPTY_SLOT_SQL = (
 def _best_queued_url(*, fresh: bool) -> Any:
     """The host's first queued URL, breadth first (depth, priority, age); ``fresh``: of those
     not waiting to be retried (a retry's priority is its number of attempts, above 0)."""
-    where = [urls.c.host_id == bindparam("for_host"), urls.c.state == QUEUED]
+    where = [urls.c.host_id == bindparam("for_host"), in_state(QUEUED)]
     if fresh:
         where.append(urls.c.priority <= 0)
     return (
@@ -137,7 +137,7 @@ def _lease_url_sql(best: Any) -> Any:
     """Lease the URL ``best`` names, if still queued; the lease's columns."""
     return (
         update(urls)
-        .where(urls.c.id == best, urls.c.state == QUEUED)
+        .where(urls.c.id == best, in_state(QUEUED))
         .values(
             state=LEASED,
             lease_owner=bindparam("owner"),
@@ -229,7 +229,7 @@ FREE_UNUSED_HOST_SQL = (
 # parameters of the same names.
 FINISH_LEASED_URL_SQL = update(urls).where(
     urls.c.id == bindparam("url_id"),
-    urls.c.state == LEASED,
+    in_state(LEASED),
     urls.c.lease_owner == bindparam("owner"),
 )
 
@@ -342,7 +342,7 @@ MAKE_SITEMAP_SQL = (
     .where(
         urls.c.url_key == bindparam("to_key"),
         urls.c.kind != SITEMAP,
-        or_(urls.c.state == QUEUED, urls.c.state == DEFERRED),  # IN would need post-compiling
+        or_(in_state(QUEUED), in_state(DEFERRED)),  # IN would need post-compiling
     )
     .values(kind=SITEMAP)
 )
@@ -368,7 +368,7 @@ ACTIVATE_HOST_SQL = (
 # failed is backed off, P3, and waiting that out with nothing left to ask it would hold the
 # crawl's end back by up to max_backoff_seconds), the next deferred URL, the next lease to
 # expire.
-_HAS_QUEUED = select(urls.c.id).where(urls.c.host_id == hosts.c.id, urls.c.state == QUEUED)
+_HAS_QUEUED = select(urls.c.id).where(urls.c.host_id == hosts.c.id, in_state(QUEUED))
 NEXT_WAIT_TIMES_SQL = select(
     select(func.min(hosts.c.next_fetch_at))
     .where(hosts.c.active, hosts.c.in_flight < hosts.c.max_in_flight, _HAS_QUEUED.exists())
