@@ -9,7 +9,7 @@ from typing import cast
 from sqlalchemy import Table, func, select
 
 from politecrawl.store.database import Database
-from politecrawl.store.schema import DEFERRED, LEASED, QUEUED, HostRecord, UrlRecord
+from politecrawl.store.schema import DEFERRED, LEASED, QUEUED, HostRecord, UrlRecord, in_state
 
 _hosts = cast(Table, HostRecord.__table__)
 _urls = cast(Table, UrlRecord.__table__)
@@ -57,7 +57,7 @@ def host_waits(database: Database) -> list[HostWait]:
             .group_by(_urls.c.host_id, _urls.c.state)
         ).all()
         reasons = connection.execute(
-            select(_urls.c.host_id, _urls.c.reason).where(_urls.c.state == DEFERRED).distinct()
+            select(_urls.c.host_id, _urls.c.reason).where(in_state(DEFERRED)).distinct()
         ).all()
         host_ids = sorted({row[0] for row in counts})
         hosts = connection.execute(select(_hosts).where(_hosts.c.id.in_(host_ids))).all()

@@ -70,7 +70,7 @@ def release_expired_leases(connection: Connection, now: datetime) -> int:
         return 0
     connection.execute(
         update(_urls)
-        .where(_urls.c.id.in_([row.id for row in leased]), _urls.c.state == LEASED)
+        .where(_urls.c.id.in_([row.id for row in leased]), in_state(LEASED))
         .values(state=QUEUED, lease_owner=None, lease_expires_at=None)
     )
     # The lost requests may still be ending on the server: the host gets its delay again from
@@ -114,9 +114,7 @@ def wake_stranded_hosts(connection: Connection) -> int:
     checked it was awake. The frontier runs this before it says nothing is left, so such URLs
     are fetched late rather than never.
     """
-    has_queued = (
-        select(_urls.c.id).where(_urls.c.host_id == _hosts.c.id, _urls.c.state == QUEUED).exists()
-    )
+    has_queued = select(_urls.c.id).where(_urls.c.host_id == _hosts.c.id, in_state(QUEUED)).exists()
     return connection.execute(
         update(_hosts).where(~_hosts.c.active, has_queued).values(active=True)
     ).rowcount

@@ -35,6 +35,7 @@ from politecrawl.store.schema import (
     OriginRecord,
     SitemapRecord,
     UrlRecord,
+    in_state,
 )
 
 _origins = cast(Table, OriginRecord.__table__)
@@ -163,7 +164,7 @@ def defer_queued_of_origin(
         return 0
     return connection.execute(
         update(_urls)
-        .where(_urls.c.origin_id == origin_id, _urls.c.state == QUEUED)
+        .where(_urls.c.origin_id == origin_id, in_state(QUEUED))
         .values(
             state=DEFERRED,
             next_attempt_at=until,

@@ -40,6 +40,7 @@ from politecrawl.store.schema import (
     OriginRecord,
     PassResultRecord,
     UrlRecord,
+    in_state,
 )
 
 _urls = cast(Table, UrlRecord.__table__)
@@ -120,7 +121,7 @@ def _start_pass_in(connection: Connection, now: datetime, max_age: timedelta | N
     )
     connection.execute(
         update(_urls)
-        .where(_urls.c.state == QUEUED, _urls.c.priority <= 0, changed_last_time)
+        .where(in_state(QUEUED), _urls.c.priority <= 0, changed_last_time)
         .values(priority=-1)
     )
     connection.execute(update(_urls).values(pass_number=number))
