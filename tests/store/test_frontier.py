@@ -224,7 +224,8 @@ def test_complete_records_the_page_and_queues_followable_links(frontier, databas
 
 def test_l1_l4_the_crawlers_own_links_are_recorded_as_found(frontier, database):
     # The crawler hands the frontier ``links.Link`` values as extract_links made them (no
-    # copy into LinkOut): their text, line and fragments are recorded, nofollow ones too.
+    # copy into LinkOut): the followable one is queued and recorded with its text, line and
+    # fragment; the nofollow one is neither queued nor, having no row, recorded.
     frontier.add(["http://a.example/docs/", "http://a.example/docs/b.html"], now=T0)
     lease = claim(frontier, 0)
     body = (

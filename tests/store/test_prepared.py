@@ -1,5 +1,6 @@
-"""``Prepared`` statements hand the driver a row's values in the compiled order, whatever their
-number (SQLite's positional parameters; psycopg's named ones)."""
+"""``Prepared`` statements: they hand the driver a row's values in the compiled order, whatever
+their number (SQLite's positional parameters; psycopg's named ones), and none of the frontier's
+binds a value compared with the URL state (``schema.in_state``)."""
 
 from __future__ import annotations
 
