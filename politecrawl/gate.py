@@ -173,13 +173,10 @@ class Gate:
 
     # --- fetching ---------------------------------------------------------------------------
 
-    def fetch_robots(self, origin: str) -> RobotsOutcome:
-        """Fetch (or revalidate) the robots.txt of ``origin`` in the caller's host slot."""
-        return self.fetch_robots_paced(origin).outcome
-
-    def fetch_robots_paced(self, origin: str) -> RobotsFetch:
-        """``fetch_robots``, saying also whether the last response on the origin's host was
-        closed before its end (P2)."""
+    def fetch_robots(self, origin: str) -> RobotsFetch:
+        """Fetch (or revalidate) the robots.txt of ``origin`` in the caller's host slot: its
+        outcome, and whether the last response on the origin's host was closed before its end
+        (P2)."""
         previous = self.policies.get(origin)
         failures = previous.failures if previous is not None and previous.kind == "deferred" else 0
         revalidate = previous if previous is not None and previous.kind == "parsed" else None

@@ -64,7 +64,7 @@ def test_o2_robots_first_then_o3_obeyed_and_e1_stored(setup, clock):
     gate = make_gate()
     assert check(gate, clock, "/").kind == "robots_first"
     assert check(gate, clock, "/robots.txt").kind == "allowed"
-    outcome = gate.fetch_robots(ORIGIN)
+    outcome = gate.fetch_robots(ORIGIN).outcome
     assert outcome.kind == "parsed"
     assert check(gate, clock, "/").kind == "allowed"
     denied = check(gate, clock, "/private/x")
@@ -105,7 +105,7 @@ def test_o6_temporary_failures_defer_then_back_off_then_give_up_for_the_run(setu
     gate = make_gate()
     waits = []
     for _ in range(4):
-        outcome = gate.fetch_robots(ORIGIN)
+        outcome = gate.fetch_robots(ORIGIN).outcome
         assert outcome.kind == "deferred"
         waits.append(None if outcome.retry_at is None else (outcome.retry_at - clock.now()))
         verdict = check(gate, clock, "/")
@@ -122,9 +122,9 @@ def test_o6_then_success(setup, clock):
     responses.get(ROBOTS, status=500)
     responses.get(ROBOTS, body="User-agent: *\nDisallow: /x\n")
     gate = make_gate()
-    assert gate.fetch_robots(ORIGIN).kind == "deferred"
+    assert gate.fetch_robots(ORIGIN).outcome.kind == "deferred"
     clock.advance(1)
-    assert gate.fetch_robots(ORIGIN).kind == "parsed"
+    assert gate.fetch_robots(ORIGIN).outcome.kind == "parsed"
     assert check(gate, clock, "/x").kind == "disallowed"
 
 
@@ -135,7 +135,7 @@ def test_o7_redirects_followed_and_applied_to_the_origin_asked(setup, clock):
     responses.get(ORIGIN + "/policy/robots.txt", body="User-agent: *\nDisallow: /secret\n")
     gate = make_gate()
     start = clock.now()
-    assert gate.fetch_robots(ORIGIN).kind == "parsed"
+    assert gate.fetch_robots(ORIGIN).outcome.kind == "parsed"
     assert check(gate, clock, "/secret").kind == "disallowed"
     assert clock.now() - start >= timedelta(seconds=0.5)  # the hop waited the host's delay (P2)
 
@@ -145,7 +145,7 @@ def test_o7_redirect_loop_counts_as_temporary_failure(setup, clock):
     make_gate, _ = setup
     responses.get(ROBOTS, status=302, headers={"Location": ROBOTS})
     gate = make_gate()
-    outcome = gate.fetch_robots(ORIGIN)
+    outcome = gate.fetch_robots(ORIGIN).outcome
     assert outcome.kind == "deferred"
     assert "redirects" in outcome.reason
 
@@ -194,7 +194,7 @@ def test_e2_e3_expiry_then_conditional_revalidation(setup, clock):
     assert check(gate, clock, "/x").kind == "disallowed"
     clock.advance(2)
     assert check(gate, clock, "/x").kind == "robots_first"  # E3: revalidate before use
-    outcome = gate.fetch_robots(ORIGIN)
+    outcome = gate.fetch_robots(ORIGIN).outcome
     assert responses.calls[1].request.headers["If-None-Match"] == '"v1"'
     assert outcome.kind == "parsed"
     assert check(gate, clock, "/x").kind == "disallowed"
@@ -243,14 +243,14 @@ def test_o7_o6_a_busy_redirect_target_host_is_no_failure_and_never_uses_up_attem
         # someone else's request
         assert frontier.reserve_host("other.test", now=clock.now(), hold_seconds=35.0)
         for _ in range(config.robots.robots_max_attempts + 3):
-            outcome = gate.fetch_robots(ORIGIN)
+            outcome = gate.fetch_robots(ORIGIN).outcome
             assert outcome.kind == "deferred"
             assert outcome.failures == 0
             assert outcome.retry_at == clock.now() + timedelta(seconds=0.5)
             assert "busy" in outcome.reason
             clock.advance(0.5)
         frontier.release_host("other.test", next_fetch_at=clock.now())
-        outcome = gate.fetch_robots(ORIGIN)
+        outcome = gate.fetch_robots(ORIGIN).outcome
     database.close()
     assert outcome.kind == "parsed"
     assert check(gate, clock, "/x").kind == "disallowed"

@@ -53,7 +53,7 @@ class RobotsVisits:
     def fetch(self, lease: Lease, *, of_site: bool) -> VisitResult:
         """robots.txt of the lease's origin, in the lease's slot; ``of_site``: the origin is in
         the crawl's scope, so its sitemaps are read too (S1), unlike a checked link's."""
-        fetched = self.gate.fetch_robots_paced(lease.origin)
+        fetched = self.gate.fetch_robots(lease.origin)
         outcome = fetched.outcome
         finished = self.clock.now()
         robots_delay = self.gate.robots_delay(lease.origin)

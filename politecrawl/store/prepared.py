@@ -19,12 +19,11 @@ __all__ = ["Prepared"]
 
 class _Compiled(NamedTuple):
     sql: str
-    names: tuple[str, ...] | None
-    """Parameter names in order for positional drivers (SQLite); None for named (psycopg)."""
     constants: dict[str, Any]
     positional: Callable[[dict[str, Any]], tuple[Any, ...]] | None
-    """For positional drivers: a row's values in the order of ``names`` (``itemgetter``, in C:
-    a page's link rows were a tenth of their own insert's time as a Python loop)."""
+    """For positional drivers (SQLite): a row's values in the order of the compiled parameters
+    (``itemgetter``, in C: a page's link rows were a tenth of their own insert's time as a
+    Python loop); None for named ones (psycopg)."""
 
 
 def _positional(names: tuple[str, ...]) -> Callable[[dict[str, Any]], tuple[Any, ...]]:
@@ -70,7 +69,7 @@ class Prepared:
                 name: value for name, value in statement.params.items() if name not in keys
             }
             positional = None if names is None else _positional(names)
-            compiled = _Compiled(statement.string, names, constants, positional)
+            compiled = _Compiled(statement.string, constants, positional)
             self._compiled[cache_key] = compiled
         return compiled
 
