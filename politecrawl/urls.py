@@ -10,6 +10,7 @@ non-transitional), the one requests uses, so the host we key on is the host requ
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import ipaddress
 import re
@@ -147,6 +148,7 @@ def split_canonical(canonical_url: str) -> tuple[str, str]:
     return canonical_url[:path_at], host
 
 
+@functools.lru_cache(maxsize=4096)  # a site's menu: the same URLs on every page
 def url_key(canonical_url: str) -> bytes:
     """Return the de-duplication key of a URL already canonical: a 16-byte blake2b digest (C2)."""
     data = canonical_url.encode("utf-8", "surrogatepass")

@@ -5,7 +5,8 @@ URLs arrive in batches (a seed list, a page's links) and go in with one multi-ro
 cheap and a URL already known, in any state, is never queued again in the pass. The links are
 sorted out before the transaction (``link_sorting``); origin and host ids come from
 ``origin_hosts``, which creates their rows on first sight; a URL this process knows the
-database holds (``known_urls``) is not inserted again.
+database holds (``known_urls``) is not inserted again, and a page's links are written by their
+targets' ids (those it does not know come back in one ``SELECT ... IN``).
 """
 
 from __future__ import annotations
@@ -19,10 +20,12 @@ from sqlalchemy import Connection
 from politecrawl.sitemaps import SitemapReading, SitemapSeed
 from politecrawl.store import statements as sql
 from politecrawl.store.frontier_types import AddResult, LinkOut
-from politecrawl.store.known_urls import KnownUrlKeys
+from politecrawl.store.known_urls import KnownUrlIds
 from politecrawl.store.link_sorting import (
+    LinkRow,
     SortedLinks,
     canonical_urls,
+    link_rows,
     new_urls,
     sort_links,
 )
@@ -51,7 +54,8 @@ class Enqueuer:
             max_in_flight_per_host=max_in_flight_per_host,
         )
         self.pass_number = pass_number
-        self.known = KnownUrlKeys()
+        self.is_sqlite = is_sqlite
+        self.known = KnownUrlIds()
 
     def committed(self) -> None:
         """The caller's transaction committed: what it created is everyone's."""
@@ -125,7 +129,6 @@ class Enqueuer:
         ]
         # ON CONFLICT DO NOTHING: a URL already known changes no row, so the count is the new.
         added = sql.insert_url.many(connection, rows)
-        known.met(unknown)  # inserted now, or there already
         host_ids = sorted({host_id for _, host_id in ids.values()})
         sql.activate_host.many(connection, [{"host_id": host_id} for host_id in host_ids])
         return added
@@ -191,19 +194,9 @@ class Enqueuer:
                 discovered_from=from_id,
                 kind=kind,
             )
-        sql.insert_link.many(
-            connection,
-            [
-                {
-                    "from_id": from_id,
-                    "to_key": key,
-                    "link_nofollow": row.nofollow,
-                    "link_text": row.text,
-                    "link_line": row.line,
-                    "link_resource": row.resource,
-                }
-                for key, row in links.recorded.items()
-            ],
+        ids = self._ids_of(connection, links.recorded)
+        sql.insert_link_to_id.many(
+            connection, link_rows(from_id, links.recorded, ids, flags_as_int=self.is_sqlite)
         )
         sql.insert_fragment.many(
             connection,
@@ -212,6 +205,31 @@ class Enqueuer:
                 for key, fragment, line in links.fragments
             ],
         )
+
+    def _ids_of(self, connection: Connection, targets: dict[bytes, LinkRow]) -> dict[bytes, int]:
+        """The ids of the link targets the crawl holds: known ones from ``known``, the others
+        read in ``SELECT ... IN`` lists of fixed lengths (and known from now on)."""
+        known = self.known
+        ids: dict[bytes, int] = {}
+        unknown: list[bytes] = []
+        for key in targets:
+            url_id = known.get(key)
+            if url_id is None:
+                unknown.append(key)
+            else:
+                ids[key] = url_id
+        if unknown:
+            found: dict[bytes, int] = {}
+            longest = sql.URL_ID_LOOKUP_LENGTHS[-1]
+            for start in range(0, len(unknown), longest):
+                chunk = unknown[start : start + longest]
+                length = next(n for n in sql.URL_ID_LOOKUP_LENGTHS if n >= len(chunk))
+                padded = chunk + [chunk[0]] * (length - len(chunk))
+                params = {f"key{index}": key for index, key in enumerate(padded)}
+                found.update(sql.url_ids[length].all(connection, params))
+            known.met(found)
+            ids.update(found)
+        return ids
 
     def queue_sitemaps(
         self,

@@ -1,53 +1,62 @@
-"""URL keys this process knows are in the crawl database: a page's links to them skip the insert.
+"""The ids of URLs this process knows are in the crawl database: a page's links to them skip
+the insert, and their link rows are written by id.
 
 A site's menu links every page to the same pages, so most of a page's links name URLs the
 crawl already holds; inserting them again (``ON CONFLICT DO NOTHING``) changed nothing and cost
-most of a page's write. A URL row is never deleted, so a key once committed stays true. Keys
-become known to every thread only when the transaction that inserted or met them commits, and
-are forgotten if it rolls back. Bounded: the set is emptied when full (about 90 bytes a key,
-measured: 9 MB at the limit).
+most of a page's write, and a link row that finds its target by key costs twice one that is
+given the id (measured in raw SQLite: 40 rows, 0.145 ms by key, 0.071 ms by id). A URL row is
+never deleted and never changes its key, so a key's id once committed stays true. Ids become
+known to every thread only when the transaction that met them commits, and are forgotten if it
+rolls back. Bounded: the map is emptied when full (about 150 bytes a key: 15 MB at the limit).
 """
 
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterable
+from collections.abc import Mapping
 
-__all__ = ["KnownUrlKeys"]
+__all__ = ["KnownUrlIds"]
 
 _LIMIT = 100_000
 
 
-class KnownUrlKeys:
-    """Keys of URLs known to be in the crawl database (committed), shared by the threads."""
+class KnownUrlIds:
+    """URL key -> id of URLs known to be in the crawl database (committed), shared by the
+    threads of a process."""
 
     def __init__(self, limit: int = _LIMIT) -> None:
         self._limit = limit
-        self._committed: set[bytes] = set()
+        self._committed: dict[bytes, int] = {}
         self._local = threading.local()
 
     def __contains__(self, key: bytes) -> bool:
         return key in self._committed
 
-    def met(self, keys: Iterable[bytes]) -> None:
-        """This thread's open transaction inserted these keys or found them there."""
-        pending: list[bytes] | None = getattr(self._local, "keys", None)
+    def get(self, key: bytes) -> int | None:
+        """The id of the URL with this key, if known."""
+        return self._committed.get(key)
+
+    def met(self, ids: Mapping[bytes, int]) -> None:
+        """This thread's open transaction inserted these URLs or found them there."""
+        pending: dict[bytes, int] | None = getattr(self._local, "ids", None)
         if pending is None:
-            pending = self._local.keys = []
-        pending.extend(keys)
+            pending = self._local.ids = {}
+        pending.update(ids)
 
     def committed(self) -> None:
-        """This thread's transaction committed: the keys it met are known to all."""
-        pending: list[bytes] | None = getattr(self._local, "keys", None)
+        """This thread's transaction committed: the ids it met are known to all."""
+        pending: dict[bytes, int] | None = getattr(self._local, "ids", None)
         if not pending:
             return
         if len(self._committed) + len(pending) > self._limit:
-            self._committed = set()  # a fresh set: a reader in another thread keeps the old
-        self._committed.update(pending[-self._limit :])  # a seeds file may bring more
-        pending.clear()
+            self._committed = {}  # a fresh map: a reader in another thread keeps the old
+        if len(pending) > self._limit:  # one transaction may meet more (a seeds file)
+            pending = dict(list(pending.items())[-self._limit :])
+        self._committed.update(pending)
+        self._local.ids = {}
 
     def rolled_back(self) -> None:
         """This thread's transaction rolled back: what it inserted may not exist."""
-        pending: list[bytes] | None = getattr(self._local, "keys", None)
+        pending: dict[bytes, int] | None = getattr(self._local, "ids", None)
         if pending:
             pending.clear()

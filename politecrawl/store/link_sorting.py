@@ -10,14 +10,22 @@ URLs it does not know already (a site's menu names the same pages on every page)
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from politecrawl.store.frontier_types import FoundLink
 from politecrawl.urls import InvalidURL, canonicalize, split_canonical, url_key
 
-__all__ = ["LinkRow", "NewUrl", "SortedLinks", "canonical_urls", "new_urls", "sort_links"]
+__all__ = [
+    "LinkRow",
+    "NewUrl",
+    "SortedLinks",
+    "canonical_urls",
+    "link_rows",
+    "new_urls",
+    "sort_links",
+]
 
 
 class NewUrl(NamedTuple):
@@ -116,3 +124,38 @@ def canonical_urls(urls: Iterable[str]) -> tuple[dict[bytes, str], list[tuple[st
         else:
             found[key] = canonical
     return found, invalid, repeated
+
+
+def link_rows(
+    from_id: int,
+    recorded: Mapping[bytes, LinkRow],
+    ids: Mapping[bytes, int],
+    *,
+    flags_as_int: bool,
+) -> list[dict[str, Any]]:
+    """The ``links`` rows of a page: one a target whose id is in ``ids`` (a target the crawl
+    does not hold is not recorded, nor a link to the page itself).
+
+    The text and line columns are left out when no link of the page has one (the insert then
+    leaves them NULL and binds two values fewer a row). ``flags_as_int``: SQLite's driver
+    binds an exact int as it is, but sends a bool through its adapter registry (measured:
+    about 3,000 instructions a value, 17% of a page's frontier work)."""
+    rows: list[dict[str, Any]] = []
+    with_text = any(row.text is not None for row in recorded.values())
+    with_line = any(row.line is not None for row in recorded.values())
+    for key, row in recorded.items():
+        to_id = ids.get(key)
+        if to_id is None or to_id == from_id:
+            continue
+        values: dict[str, Any] = {
+            "from_id": from_id,
+            "to_id": to_id,
+            "nofollow": int(row.nofollow) if flags_as_int else row.nofollow,
+            "resource": int(row.resource) if flags_as_int else row.resource,
+        }
+        if with_text:
+            values["text"] = row.text
+        if with_line:
+            values["line"] = row.line
+        rows.append(values)
+    return rows

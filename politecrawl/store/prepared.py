@@ -115,6 +115,14 @@ class Prepared:
             cursor.close()
         return None if row is None else tuple(row)
 
+    def all(self, connection: Connection, params: dict[str, Any]) -> list[tuple[Any, ...]]:
+        """Execute with ``params`` (plain values); every row returned."""
+        cursor = self._run(connection, params)
+        try:
+            return [tuple(row) for row in cursor.fetchall()]
+        finally:
+            cursor.close()
+
     def rowcount(self, connection: Connection, params: dict[str, Any]) -> int:
         """Execute with ``params`` (plain values); the number of rows changed."""
         cursor = self._run(connection, params)

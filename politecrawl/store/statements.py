@@ -234,8 +234,8 @@ FINISH_LEASED_URL_SQL = update(urls).where(
 )
 
 
-# A page's links, one row a link (executemany): the new URLs, then the link rows, which find
-# their target by key, so that no SELECT of the ids has to come back to Python first.
+# A page's links, one row a link (executemany): the new URLs, then the link rows by their
+# targets' ids.
 _INSERTS: dict[str, Callable[[Table], Any]] = {
     "sqlite": sqlite.insert,
     "postgresql": postgresql.insert,
@@ -246,22 +246,20 @@ def _insert_url_sql(dialect: str) -> Any:
     return _INSERTS[dialect](urls).on_conflict_do_nothing(index_elements=["url_key"])
 
 
-def _insert_link_sql(dialect: str) -> Any:
-    return (
-        _INSERTS[dialect](links)
-        .from_select(
-            ["from_id", "to_id", "nofollow", "text", "line", "resource"],
-            select(
-                sql_cast(bindparam("from_id"), links.c.from_id.type),
-                urls.c.id,
-                sql_cast(bindparam("link_nofollow"), links.c.nofollow.type),
-                sql_cast(bindparam("link_text"), String()),
-                sql_cast(bindparam("link_line"), Integer()),
-                sql_cast(bindparam("link_resource"), links.c.resource.type),
-            ).where(urls.c.url_key == bindparam("to_key"), urls.c.id != bindparam("from_id")),
-        )
-        .on_conflict_do_nothing()
-    )
+# A link row whose target's id the enqueuer knows (``known_urls``): no lookup inside the insert.
+# The row's keys are the columns (a page whose links have no text or line leaves them out).
+def _insert_link_to_id_sql(dialect: str) -> Any:
+    return _INSERTS[dialect](links).on_conflict_do_nothing()
+
+
+# The ids of URLs by key, for lists of a few fixed lengths (padded by repeating a key), so that
+# each length is compiled, and prepared by the driver, once.
+URL_ID_LOOKUP_LENGTHS = (1, 4, 16, 64, 256)
+
+
+def _url_ids_sql(length: int) -> Any:
+    keys: list[Any] = [bindparam(f"key{index}") for index in range(length)]
+    return select(urls.c.url_key, urls.c.id).where(urls.c.url_key.in_(keys))
 
 
 # A fragment a page links to (L4), its target found by key; a page's own fragments included.
@@ -395,7 +393,8 @@ free_unused_host = Prepared(FREE_UNUSED_HOST_SQL)
 take_named_host_slot = Prepared(TAKE_NAMED_HOST_SLOT_SQL)
 release_named_host = Prepared(RELEASE_NAMED_HOST_SQL)
 insert_url = Prepared(_insert_url_sql)
-insert_link = Prepared(_insert_link_sql)
+insert_link_to_id = Prepared(_insert_link_to_id_sql)
+url_ids = {length: Prepared(_url_ids_sql(length)) for length in URL_ID_LOOKUP_LENGTHS}
 insert_fragment = Prepared(_insert_fragment_sql)
 insert_sitemap_entry = Prepared(_insert_sitemap_entry_sql)
 insert_sitemap = Prepared(_insert_sitemap_sql)

@@ -1,7 +1,9 @@
 """Links to URLs the process knows the database holds skip the insert, and lose nothing [C2, L1].
 
-On SQLite and PostgreSQL: a known URL's link is still recorded for reports, a URL inserted
-by a transaction that rolled back is inserted again, and a full set of keys starts over.
+On SQLite and PostgreSQL: a known URL's link is still recorded for reports, by its id; a URL
+inserted by a transaction that rolled back is inserted again, and its id is not trusted; a
+full map of ids starts over; link rows keep their text, line and flags, whatever the number
+of targets to look up.
 """
 
 from __future__ import annotations
@@ -12,7 +14,8 @@ import pytest
 from sqlalchemy import text
 
 from politecrawl.store import Frontier, Lease, LinkOut, PageOutcome
-from politecrawl.store.known_urls import KnownUrlKeys
+from politecrawl.store.known_urls import KnownUrlIds
+from politecrawl.store.link_sorting import sort_links
 from politecrawl.urls import url_key
 
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
@@ -61,40 +64,85 @@ def test_c2_l1_links_to_known_urls_are_recorded_and_nothing_is_queued_twice(data
 
 def test_c2_a_url_inserted_by_a_transaction_that_rolled_back_is_inserted_again(database):
     frontier = Frontier(database, default_delay_seconds=0.0, lease_seconds=60.0)
+    frontier.add(["http://a.example/"], now=T0)
+    lost = "http://a.example/lost"
 
-    def add_then_fail(connection):
-        frontier._enqueuer.add(connection, ["http://a.example/lost"], now=T0, depth=0)
+    def link_then_fail(connection):
+        links = sort_links([LinkOut(lost)])
+        frontier._enqueuer.record_links(connection, 1, 0, links, T0)
+        assert url_key(lost) not in frontier._enqueuer.known  # not before the commit
         raise RuntimeError("the transaction fails after the insert")
 
     with pytest.raises(RuntimeError):
-        frontier._write(add_then_fail)
-    assert url_key("http://a.example/lost") not in frontier._enqueuer.known
-    result = frontier.add(["http://a.example/lost"], now=T0)
-    assert (result.added, result.known) == (1, 0)
-    assert url_key("http://a.example/lost") in frontier._enqueuer.known
+        frontier._write(link_then_fail)
+    assert url_key(lost) not in frontier._enqueuer.known
+    _complete_next(frontier, 1, [lost])
+    with database.engine.connect() as connection:
+        lost_id = connection.execute(text(f"SELECT id FROM urls WHERE url = '{lost}'")).scalar()
+    assert lost_id is not None
+    assert frontier._enqueuer.known.get(url_key(lost)) == lost_id
+    assert _links_by_page(database) == {"http://a.example/": [lost]}
 
 
-def test_c2_known_keys_are_shared_only_once_committed_and_start_over_when_full():
-    known = KnownUrlKeys(limit=3)
-    known.met([b"a", b"b"])
+def test_c2_l1_link_rows_keep_text_line_and_flags_past_the_longest_id_lookup(database):
+    frontier = Frontier(database, default_delay_seconds=0.0, lease_seconds=60.0)
+    frontier.add(["http://a.example/"], now=T0)
+    many = [f"http://a.example/p{index}" for index in range(300)]  # past 256: two lookups
+    lease = frontier.claim("w1", now=T0)
+    assert isinstance(lease, Lease)
+    frontier.complete(
+        lease,
+        PageOutcome(200, content_type="text/html"),
+        now=T0,
+        next_fetch_at=T0,
+        links=[
+            LinkOut("http://a.example/p0", text="first", line=7),
+            *[LinkOut(url) for url in many[1:]],
+            LinkOut("http://a.example/style.css", resource=True),
+            LinkOut("http://a.example/p1", nofollow=True),  # followed once: followable
+        ],
+    )
+    lease = frontier.claim("w1", now=T0)  # p0: its links are all known by now
+    assert isinstance(lease, Lease)
+    assert lease.url == many[0]
+    frontier.complete(
+        lease,
+        PageOutcome(200, content_type="text/html"),
+        now=T0,
+        next_fetch_at=T0,
+        links=[LinkOut(url, nofollow=True) for url in many[:4]],
+    )
+    with database.engine.connect() as connection:
+        rows = connection.execute(
+            text(
+                "SELECT f.url, t.url, l.text, l.line, l.nofollow, l.resource FROM links l "
+                "JOIN urls f ON f.id = l.from_id JOIN urls t ON t.id = l.to_id"
+            )
+        ).all()
+    first = {target: rest for page, target, *rest in rows if page == "http://a.example/"}
+    assert len(first) == 301
+    assert first[many[0]] == ["first", 7, False, False]
+    assert first[many[2]] == [None, None, False, False]
+    assert first["http://a.example/style.css"] == [None, None, False, True]
+    second = {target: rest for page, target, *rest in rows if page == many[0]}
+    # A link to the page itself is not a link; the others keep nofollow, with no text or line.
+    assert second == {url: [None, None, True, False] for url in many[1:4]}
+
+
+def test_c2_known_ids_are_shared_only_once_committed_and_start_over_when_full():
+    known = KnownUrlIds(limit=3)
+    known.met({b"a": 1, b"b": 2})
     assert b"a" not in known  # not committed yet
     known.committed()
-    assert b"a" in known
-    assert b"b" in known
-    known.met([b"c", b"d"])
-    known.committed()  # five would pass the limit: the set starts over with these
+    assert (known.get(b"a"), known.get(b"b")) == (1, 2)
+    known.met({b"c": 3, b"d": 4})
+    known.committed()  # four would pass the limit: the map starts over with these
     assert b"a" not in known
-    assert b"d" in known
-    known.met([b"e"])
+    assert known.get(b"d") == 4
+    known.met({b"e": 5})
     known.rolled_back()
     known.committed()
-    assert b"e" not in known
-    known.met([b"f", b"g", b"h", b"i", b"j"])  # more than the limit at once
-    known.committed()
-    assert [key in known for key in (b"f", b"g", b"h", b"i", b"j")] == [
-        False,
-        False,
-        True,
-        True,
-        True,
-    ]
+    assert known.get(b"e") is None
+    known.met({key: index for index, key in enumerate((b"f", b"g", b"h", b"i", b"j"))})
+    known.committed()  # more than the limit at once: the last ones are kept
+    assert [known.get(key) for key in (b"f", b"g", b"h", b"i", b"j")] == [None, None, 2, 3, 4]
