@@ -101,8 +101,7 @@ class Enqueuer:
         redirect_hops: int = 0,
         kind: str = PAGE,
     ) -> int:
-        known = self.known
-        unknown = new_urls({key: url for key, url in found.items() if key not in known})
+        unknown = new_urls(self.known.unknown(found))
         if not unknown:
             return 0
         ids = self.ids.for_origins(
@@ -209,15 +208,7 @@ class Enqueuer:
     def _ids_of(self, connection: Connection, targets: dict[bytes, LinkRow]) -> dict[bytes, int]:
         """The ids of the link targets the crawl holds: known ones from ``known``, the others
         read in ``SELECT ... IN`` lists of fixed lengths (and known from now on)."""
-        known = self.known
-        ids: dict[bytes, int] = {}
-        unknown: list[bytes] = []
-        for key in targets:
-            url_id = known.get(key)
-            if url_id is None:
-                unknown.append(key)
-            else:
-                ids[key] = url_id
+        ids, unknown = self.known.split(targets)
         if unknown:
             found: dict[bytes, int] = {}
             longest = sql.URL_ID_LOOKUP_LENGTHS[-1]
@@ -227,7 +218,7 @@ class Enqueuer:
                 padded = chunk + [chunk[0]] * (length - len(chunk))
                 params = {f"key{index}": key for index, key in enumerate(padded)}
                 found.update(sql.url_ids[length].all(connection, params))
-            known.met(found)
+            self.known.met(found)
             ids.update(found)
         return ids
 

@@ -13,7 +13,7 @@ rolls back. Bounded: the map is emptied when full (about 150 bytes a key: 15 MB 
 from __future__ import annotations
 
 import threading
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 
 __all__ = ["KnownUrlIds"]
 
@@ -35,6 +35,18 @@ class KnownUrlIds:
     def get(self, key: bytes) -> int | None:
         """The id of the URL with this key, if known."""
         return self._committed.get(key)
+
+    def unknown(self, found: Mapping[bytes, str]) -> dict[bytes, str]:
+        """The URLs of ``found`` (by key) whose ids are not known."""
+        committed = self._committed
+        return {key: url for key, url in found.items() if key not in committed}
+
+    def split(self, keys: Iterable[bytes]) -> tuple[dict[bytes, int], list[bytes]]:
+        """``keys`` sorted out: the ids of those known, and the keys of the others."""
+        committed = self._committed
+        keys = list(keys)
+        known = {key: committed[key] for key in keys if key in committed}
+        return known, [key for key in keys if key not in known]
 
     def met(self, ids: Mapping[bytes, int]) -> None:
         """This thread's open transaction inserted these URLs or found them there."""

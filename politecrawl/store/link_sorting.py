@@ -87,7 +87,8 @@ def sort_links(
             recorded[key] = LinkRow(nofollow, link.text, link.line, link.resource)
         elif earlier.nofollow != nofollow:
             recorded[key] = earlier._replace(nofollow=nofollow)
-        fragments += [(key, fragment, link.line) for fragment in link.fragments]
+        if link.fragments:
+            fragments += [(key, fragment, link.line) for fragment in link.fragments]
         if record_only or skipped:
             continue
         if link.resource:
