@@ -54,7 +54,6 @@ from sqlalchemy.exc import (
 
 from politecrawl.errors import StoreError
 from politecrawl.store.schema import Base
-from politecrawl.store.wal_checkpoints import AUTOCHECKPOINT_PAGES, WalCheckpoints
 
 if TYPE_CHECKING:
     from alembic.config import Config
@@ -165,7 +164,6 @@ class Database:
     target: str
     """What the user named: the path or the URL (its password hidden)."""
     _sqlite_writer: WriterLock | None = field(default=None, repr=False)
-    _wal_checkpoints: WalCheckpoints | None = field(default=None, repr=False)
 
     @property
     def is_sqlite(self) -> bool:
@@ -179,22 +177,18 @@ class Database:
         On SQLite it opens with ``BEGIN IMMEDIATE``, sent straight to the driver: the write lock
         is taken up front, so two writers never deadlock upgrading a read lock. (An engine
         "begin" event would do the same, but any engine event makes every statement pay for
-        SQLAlchemy's event dispatch.) After the commit, with the writer lock released, the log
-        may be checkpointed (``wal_checkpoints``).
+        SQLAlchemy's event dispatch.)
         """
         if not self.is_sqlite:
             with self.engine.begin() as connection:
                 yield connection
             return
         assert self._sqlite_writer is not None
-        with self.engine.connect() as connection:
+        with self._sqlite_writer.held(), self.engine.begin() as connection:
             driver_connection = connection.connection.driver_connection
             assert driver_connection is not None
-            with self._sqlite_writer.held(), connection.begin():
-                driver_connection.execute("BEGIN IMMEDIATE")
-                yield connection
-            if self._wal_checkpoints is not None:
-                self._wal_checkpoints.committed(driver_connection)
+            driver_connection.execute("BEGIN IMMEDIATE")
+            yield connection
 
     def run(
         self,
@@ -366,7 +360,6 @@ def _install_sqlite_settings(engine: Engine, settings: DatabaseSettings) -> None
         cursor.execute(f"PRAGMA busy_timeout = {_BUSY_TIMEOUT_MS}")
         cursor.execute("PRAGMA journal_mode = WAL")
         cursor.execute(f"PRAGMA synchronous = {synchronous}")
-        cursor.execute(f"PRAGMA wal_autocheckpoint = {AUTOCHECKPOINT_PAGES}")
         cursor.execute("PRAGMA foreign_keys = ON")
         cursor.close()
 
@@ -479,8 +472,7 @@ def open_database(
     if url.get_backend_name() == "sqlite" and url.database not in (None, "", ":memory:"):
         _check_sqlite_file(Path(url.database), shown, create=create)
     engine = _create_engine(url, settings)
-    is_sqlite = url.get_backend_name() == "sqlite"
-    database = Database(engine, shown, _writer_lock(url), WalCheckpoints() if is_sqlite else None)
+    database = Database(engine, shown, _writer_lock(url))
     try:
         _check_and_migrate(database, shown, create=create)
     except DBAPIError as error:
