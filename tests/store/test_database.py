@@ -6,6 +6,7 @@ import fcntl
 import hashlib
 import os
 import sqlite3
+import struct
 import subprocess
 import sys
 import threading
@@ -357,6 +358,36 @@ def _write_turn(database, order: list[str]) -> None:
     with database.transaction() as connection:
         connection.execute(text("INSERT INTO turns VALUES (2)"))
         order.append("second")
+
+
+def _log_frames_and_copied(path: Path) -> tuple[int, int]:
+    """``(mxFrame, nBackfill)`` from SQLite's WAL index (``-shm``): the pages in the log and
+    those copied back into the database, read without checkpointing anything."""
+    header = Path(f"{path}-shm").read_bytes()[:100]
+    (frames,) = struct.unpack_from("=I", header, 16)  # WalIndexHdr.mxFrame
+    (copied,) = struct.unpack_from("=I", header, 96)  # WalCkptInfo.nBackfill
+    return frames, copied
+
+
+def test_c5_sqlite_copies_its_log_back_only_past_ten_thousand_pages(tmp_path):
+    """Each checkpoint syncs both files while the crawl's writer lock is held: a crawl's
+    commits (about 30 pages of log a page with 40 links) checkpoint every 10,000 pages of log,
+    not at SQLite's default of 1,000."""
+    target = tmp_path / "crawl.db"
+    database = open_database(str(target))
+    try:
+        with database.transaction() as connection:
+            connection.execute(text("CREATE TABLE scratch (body BLOB)"))
+        for _ in range(400):  # 12 KB a commit: 3 pages of log or more
+            with database.transaction() as connection:
+                connection.execute(
+                    text("INSERT INTO scratch VALUES (:body)"), {"body": os.urandom(12_000)}
+                )
+        frames, copied = _log_frames_and_copied(target)
+        assert frames > 1_200
+        assert copied == 0
+    finally:
+        database.close()
 
 
 def test_c5_sqlite_writes_without_the_lock_file_when_it_cannot_be_made(tmp_path, monkeypatch):
