@@ -8,6 +8,7 @@ of targets to look up.
 
 from __future__ import annotations
 
+import threading
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -146,3 +147,26 @@ def test_c2_known_ids_are_shared_only_once_committed_and_start_over_when_full():
     known.met({key: index for index, key in enumerate((b"f", b"g", b"h", b"i", b"j"))})
     known.committed()  # more than the limit at once: the last ones are kept
     assert [known.get(key) for key in (b"f", b"g", b"h", b"i", b"j")] == [None, None, 2, 3, 4]
+
+
+def test_c2_ids_met_by_one_thread_become_known_only_when_that_thread_commits():
+    known = KnownUrlIds()
+    met = threading.Event()
+    commit = threading.Event()
+
+    def other_thread() -> None:
+        known.met({b"theirs": 7})
+        met.set()
+        commit.wait(10)
+        known.committed()
+
+    thread = threading.Thread(target=other_thread)
+    thread.start()
+    assert met.wait(10)
+    known.met({b"mine": 8})
+    known.committed()  # this thread's transaction: not the other's
+    assert (known.get(b"mine"), known.get(b"theirs")) == (8, None)
+    known.rolled_back()  # nothing of this thread's is pending; the other's stays pending
+    commit.set()
+    thread.join(10)
+    assert known.get(b"theirs") == 7
