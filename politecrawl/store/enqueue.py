@@ -6,7 +6,7 @@ cheap and a URL already known, in any state, is never queued again in the pass. 
 sorted out before the transaction (``link_sorting``); origin and host ids come from
 ``origin_hosts``, which creates their rows on first sight; a URL this process knows the
 database holds (``known_urls``) is not inserted again, and a page's links are written by their
-targets' ids (those it does not know come back in one ``SELECT ... IN``).
+targets' ids (those it does not know come back in ``SELECT ... IN`` lists).
 """
 
 from __future__ import annotations

@@ -3,11 +3,12 @@ the insert, and their link rows are written by id.
 
 A site's menu links every page to the same pages, so most of a page's links name URLs the
 crawl already holds; inserting them again (``ON CONFLICT DO NOTHING``) changed nothing and cost
-most of a page's write, and a link row that finds its target by key costs twice one that is
-given the id (measured in raw SQLite: 40 rows, 0.145 ms by key, 0.071 ms by id). A URL row is
-never deleted and never changes its key, so a key's id once committed stays true. Ids become
-known to every thread only when the transaction that met them commits, and are forgotten if it
-rolls back. Bounded: the map is emptied when full (about 150 bytes a key: 15 MB at the limit).
+most of a page's write, and a link row given its target's id skips the lookup by key inside
+the insert (callgrind, the frontier bench's loop with 40 links a page: 5.0 -> 3.9 million
+instructions a page, with the changes that came with it). A URL row is never deleted and never
+changes its key, so a key's id once committed stays true. Ids become known to every thread only
+when the transaction that met them commits, and are forgotten if it rolls back. Bounded: the
+map is emptied when full (measured with tracemalloc: 133 bytes a key, 13 MB at the limit).
 """
 
 from __future__ import annotations

@@ -139,8 +139,8 @@ def link_rows(
 
     The text and line columns are left out when no link of the page has one (the insert then
     leaves them NULL and binds two values fewer a row). ``flags_as_int``: SQLite's driver
-    binds an exact int as it is, but sends a bool through its adapter registry (measured:
-    about 3,000 instructions a value, 17% of a page's frontier work)."""
+    binds an exact int as it is, but sends a bool through its adapter registry (measured: a
+    row of an int and two flags inserted in 0.94 us with ints, 1.9 us with bools)."""
     rows: list[dict[str, Any]] = []
     with_text = any(row.text is not None for row in recorded.values())
     with_line = any(row.line is not None for row in recorded.values())
