@@ -73,9 +73,10 @@ _SQLITE_HEADER = b"SQLite format 3\x00"
 _BUSY_TIMEOUT_MS = 30_000
 # SQLite copies its log back into the database inside the commit that takes the log past this
 # many pages (1,000 by default), syncing both files while the crawl's writer lock is held. A
-# page with 40 links writes about 30 pages of log, so by default every 30th page stalled every
+# page with 40 links writes about 30 pages of log, so by default every 33rd page stalled every
 # writer; fewer, larger checkpoints copy a hot page (a host's row, an index's upper levels) once
-# for many commits. The log grows to 40 MB (4 KB pages) before it is reused.
+# for many commits. The log grows to 40 MB (4 KB pages) before it is reused, and with
+# synchronous=NORMAL a power cut may lose the commits since the last checkpoint (README).
 _WAL_AUTOCHECKPOINT_PAGES = 10_000
 _MIGRATION_LOCK_ID = 7_061_223_009  # any constant: politecrawl's PostgreSQL advisory lock
 # SQLSTATEs after which PostgreSQL expects the whole transaction to be tried again.

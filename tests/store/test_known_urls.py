@@ -123,6 +123,7 @@ def test_c2_l1_link_rows_keep_text_line_and_flags_past_the_longest_id_lookup(dat
     first = {target: rest for page, target, *rest in rows if page == "http://a.example/"}
     assert len(first) == 301
     assert first[many[0]] == ["first", 7, False, False]
+    assert first[many[1]] == [None, None, False, False]  # nofollow once, followed once
     assert first[many[2]] == [None, None, False, False]
     assert first["http://a.example/style.css"] == [None, None, False, True]
     second = {target: rest for page, target, *rest in rows if page == many[0]}
