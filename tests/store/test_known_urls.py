@@ -22,7 +22,8 @@ from politecrawl.urls import url_key
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
 
 
-def _complete_next(frontier: Frontier, seconds: float, links: list[str]) -> Lease:
+def _complete_next(frontier: Frontier, seconds: float, links: list[str | LinkOut]) -> Lease:
+    """Claim the next URL and complete it with ``links`` (a URL alone is a plain link)."""
     lease = frontier.claim("w1", now=T0 + timedelta(seconds=seconds))
     assert isinstance(lease, Lease), lease
     frontier.complete(
@@ -30,7 +31,7 @@ def _complete_next(frontier: Frontier, seconds: float, links: list[str]) -> Leas
         PageOutcome(200, content_type="text/html"),
         now=T0 + timedelta(seconds=seconds),
         next_fetch_at=T0 + timedelta(seconds=seconds),
-        links=[LinkOut(url) for url in links],
+        links=[LinkOut(link) if isinstance(link, str) else link for link in links],
     )
     return lease
 
@@ -89,30 +90,19 @@ def test_c2_l1_link_rows_keep_text_line_and_flags_past_the_longest_id_lookup(dat
     frontier = Frontier(database, default_delay_seconds=0.0, lease_seconds=60.0)
     frontier.add(["http://a.example/"], now=T0)
     many = [f"http://a.example/p{index}" for index in range(300)]  # past 256: two lookups
-    lease = frontier.claim("w1", now=T0)
-    assert isinstance(lease, Lease)
-    frontier.complete(
-        lease,
-        PageOutcome(200, content_type="text/html"),
-        now=T0,
-        next_fetch_at=T0,
-        links=[
+    _complete_next(
+        frontier,
+        0,
+        [
             LinkOut("http://a.example/p0", text="first", line=7),
-            *[LinkOut(url) for url in many[1:]],
+            *many[1:],
             LinkOut("http://a.example/style.css", resource=True),
             LinkOut("http://a.example/p1", nofollow=True),  # followed once: followable
         ],
     )
-    lease = frontier.claim("w1", now=T0)  # p0: its links are all known by now
-    assert isinstance(lease, Lease)
-    assert lease.url == many[0]
-    frontier.complete(
-        lease,
-        PageOutcome(200, content_type="text/html"),
-        now=T0,
-        next_fetch_at=T0,
-        links=[LinkOut(url, nofollow=True) for url in many[:4]],
-    )
+    # p0 next: its links are all known by now
+    second_page = _complete_next(frontier, 0, [LinkOut(url, nofollow=True) for url in many[:4]])
+    assert second_page.url == many[0]
     with database.engine.connect() as connection:
         rows = connection.execute(
             text(
