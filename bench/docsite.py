@@ -8,10 +8,15 @@ A site owner's crawl of their own site is one host, so one request at a time: th
 is the crawl. The generated site has the shape of a Sphinx documentation build (the issue's
 530-page site, 52 KB median page): every page has the global table of contents (a link to
 every section index and its pages' neighbours), prev/next/up links, a body of paragraphs with
-inline links, and stylesheet and script references. Both crawlers read robots.txt (which allows
-everything) and are timed from outside; the figures come from nginx's log. Prints pages
-fetched, wall time, the crawl span (first request to last, from nginx's log: the process's
-start-up and shut-down left out), CPU time and the ratio of wall times; asserts nothing.
+inline links, and stylesheet and script references. Every crawler reads robots.txt (which
+allows everything) and is timed from outside; the figures come from nginx's log. Beside wget,
+the same run times Scrapy (``scrapy_spider.py``: one request at a time to the one host, delay 0)
+and the floor of any Python crawler on requests and lxml (``bare_crawl.py``: a loop that keeps
+nothing), so that the target can be read as ratios to peers measured on the same machine in the
+same minute. Prints pages fetched, wall time, the crawl span (first request to last, from
+nginx's log: the process's start-up and shut-down left out), CPU time and the ratios of wall
+times; asserts nothing. ``--only politecrawl`` leaves the peers out (for pairs of politecrawl's
+own versions).
 """
 
 from __future__ import annotations
@@ -35,6 +40,7 @@ from installed import compile_politecrawl
 from web_serve import Nginx
 
 BIN = Path(sys.executable).parent
+HERE = Path(__file__).resolve().parent
 ADDRESS = "127.0.0.2"
 _WORDS = [
     "the",
@@ -149,21 +155,26 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-def timed(command: list[str], root: Path, work: Path, name: str) -> tuple[float, float, float, int]:
+def timed(
+    command: list[str], root: Path, work: Path, name: str
+) -> tuple[float, float, float, int, str]:
     """Wall time of ``command``, its crawl span in nginx's log (the first request's start to
     the last one's end: start-up and shut-down left out), its CPU time (user and system, all
-    its processes: steadier than the wall time on a busy machine) and the pages it fetched."""
+    its processes: steadier than the wall time on a busy machine), the pages it fetched and
+    what it printed."""
     with Nginx(root, work / f"nginx-{name}", log_name=f"{name}.log") as server:
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
         started = time.monotonic()
-        subprocess.run(command, cwd=work, check=False, capture_output=True)
+        printed = subprocess.run(
+            command, cwd=work, check=False, capture_output=True, text=True
+        ).stdout
         wall = time.monotonic() - started
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
         requests = read_log(server.log_path)
     cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
     pages = sum(1 for r in requests if r.url.endswith(".html") and r.status == 200)
     span = max(r.end for r in requests) - min(r.start for r in requests) if requests else 0.0
-    return wall, span, cpu, pages
+    return wall, span, cpu, pages, printed
 
 
 def main() -> None:
@@ -175,6 +186,9 @@ def main() -> None:
     )
     parser.add_argument("--workers", type=int, default=None, help="politecrawl --workers")
     parser.add_argument("--processes", type=int, default=None, help="politecrawl --processes")
+    parser.add_argument(
+        "--only", choices=("politecrawl",), default=None, help="leave the peers out"
+    )
     args = parser.parse_args()
     compile_politecrawl()
     work = Path(tempfile.mkdtemp(prefix="politecrawl-docsite-"))
@@ -196,21 +210,38 @@ def main() -> None:
                 "--threads", "--nonblocking", "-o", str(args.profile.resolve()), "--",
                 *politecrawl,
             ]  # fmt: skip
-        wget = [
-            "wget", "--recursive", "--level=inf", "--execute", "robots=on", "--no-verbose",
-            "--directory-prefix", "wget-out", seed,
-        ]  # fmt: skip
-        pc_wall, pc_span, pc_cpu, pc_pages = timed(politecrawl, work / "site", work, "politecrawl")
-        wget_wall, wget_span, wget_cpu, wget_pages = timed(wget, work / "site", work, "wget")
+        peers = {
+            "wget": [
+                "wget", "--recursive", "--level=inf", "--execute", "robots=on", "--no-verbose",
+                "--directory-prefix", "wget-out", seed,
+            ],
+            "scrapy": [
+                sys.executable, str(HERE / "scrapy_spider.py"), "--seeds", "seeds.txt",
+                "--delay", "0", "--depth", "0", "--concurrency", "1", "--out", "scrapy.jsonl",
+                "--log-level", "WARNING",
+            ],
+            "bare loop": [sys.executable, str(HERE / "bare_crawl.py"), "--seeds", "seeds.txt"],
+        }  # fmt: skip
+        runs = {"politecrawl": timed(politecrawl, work / "site", work, "politecrawl")}
+        if args.only is None:
+            for name, command in peers.items():
+                runs[name] = timed(command, work / "site", work, name.replace(" ", "-"))
         size = sorted(p.stat().st_size for p in (work / "site").rglob("p*.html"))
         print(
             f"documentation site: {total} pages, median {size[len(size) // 2] / 1024:.0f} KiB, "
             f"one host, delay 0"
         )
         print(f"{'':12} {'pages':>6} {'wall (s)':>9} {'crawl span (s)':>15} {'CPU (s)':>8}")
-        print(f"{'politecrawl':12} {pc_pages:>6} {pc_wall:>9.2f} {pc_span:>15.2f} {pc_cpu:>8.2f}")
-        print(f"{'wget':12} {wget_pages:>6} {wget_wall:>9.2f} {wget_span:>15.2f} {wget_cpu:>8.2f}")
-        print(f"politecrawl / wget wall time: {pc_wall / wget_wall:.2f}x (target <= 2x)")
+        for name, (wall, span, cpu, pages, _printed) in runs.items():
+            print(f"{name:12} {pages:>6} {wall:>9.2f} {span:>15.2f} {cpu:>8.2f}")
+        if "bare loop" in runs:
+            print(f"bare loop, its own clock: {runs['bare loop'][4].strip()}")
+        ours = runs["politecrawl"]
+        for name in peers:
+            if name in runs:
+                wall_ratio, cpu_ratio = ours[0] / runs[name][0], ours[2] / runs[name][2]
+                target = " (target <= 2x)" if name == "wget" else ""
+                print(f"politecrawl / {name}: wall {wall_ratio:.2f}x{target}, CPU {cpu_ratio:.2f}x")
     finally:
         shutil.rmtree(work, ignore_errors=True)
 

@@ -12,6 +12,9 @@ Run on demand, never as a test: ``.venv/bin/python bench/frontier_bench.py`` (a 
 * with links: ``complete_and_claim`` where each page brings ``LINKS`` links, ``NEW_LINKS`` of
   them to URLs not seen before and the rest to queued ones (a site's menu), at 1,000,000 queued:
   the frontier's whole cost per page, claim + complete + links [< 0.5 ms].
+* SQLite's own share: one more pass of "with links" under cProfile, which times the calls into
+  the ``sqlite3`` module's C functions (statements, commit) as they are and inflates only the
+  Python around them: the part of a page's cost that no Python above SQLite can remove.
 * memory: the peak RSS of this process while holding the 1,000,000-URL frontier [< 200 MB].
 
 Every database is a fresh file in a temporary directory.
@@ -20,7 +23,9 @@ Every database is a fresh file in a temporary directory.
 from __future__ import annotations
 
 import argparse
+import cProfile
 import platform
+import pstats
 import resource
 import statistics
 import sys
@@ -67,12 +72,17 @@ def claim_complete_rate(frontier: Frontier, pairs: int) -> float:
 
 
 def complete_and_claim_rate(
-    frontier: Frontier, pairs: int, *, new_links_from: int | None = None, threads: int = 1
+    frontier: Frontier,
+    pairs: int,
+    *,
+    new_links_from: int | None = None,
+    threads: int = 1,
+    profile: cProfile.Profile | None = None,
 ) -> float:
     """Pages a second through ``complete_and_claim``; with ``new_links_from``, each page brings
     ``LINKS`` links: ``NEW_LINKS`` new URLs (numbered from there on) and the rest to URLs queued
     already. ``threads``: that many workers at once, as a crawl's threads (their pages share
-    transactions: group commit)."""
+    transactions: group commit). ``profile``: profiles the (one) worker thread."""
     now = datetime.now(UTC)
     menu = [LinkOut(url, canonical=True) for url in urls(LINKS - NEW_LINKS)]
     share = pairs // threads
@@ -80,6 +90,8 @@ def complete_and_claim_rate(
     def work(number: int) -> None:
         worker = f"bench{number}"
         lease = frontier.claim(worker, now=now)
+        if profile is not None:
+            profile.enable()  # this thread only
         for page in range(number * share, (number + 1) * share):
             assert isinstance(lease, Lease), lease
             links: tuple[LinkOut, ...] = ()
@@ -88,6 +100,8 @@ def complete_and_claim_rate(
                 links = (*menu, *(LinkOut(url, canonical=True) for url in new))
             completion = Completion(lease, PageOutcome(200), next_fetch_at=now, links=links)
             _, lease = frontier.complete_and_claim(completion, worker=worker, now=now)
+        if profile is not None:
+            profile.disable()
 
     workers = [threading.Thread(target=work, args=(number,)) for number in range(threads)]
     started = time.perf_counter()
@@ -96,6 +110,13 @@ def complete_and_claim_rate(
     for thread in workers:
         thread.join()
     return share * threads / (time.perf_counter() - started)
+
+
+def sqlite_seconds(profile: cProfile.Profile) -> dict[str, float]:
+    """Seconds spent inside the ``sqlite3`` module's C functions, by function."""
+    # key: (file, line, function); entry: (calls, primitive calls, own time, cumulative, callers)
+    stats = pstats.Stats(profile).stats  # type: ignore[attr-defined]
+    return {key[2]: entry[2] for key, entry in stats.items() if "sqlite3." in key[2]}
 
 
 def fresh_frontier(directory: Path, name: str) -> Frontier:
@@ -166,8 +187,18 @@ def main() -> None:
             f"({1000 / with_links:.2f} ms a page; {LINKS} links a page, {NEW_LINKS} new; "
             f"{large:,} queued) [target < 0.5 ms]"
         )
+        profile = cProfile.Profile()
+        profiled_from = large + repeats * pairs * NEW_LINKS
+        complete_and_claim_rate(frontier, pairs, new_links_from=profiled_from, profile=profile)
+        in_sqlite = sqlite_seconds(profile)
+        commit = sum(total for name, total in in_sqlite.items() if "'commit'" in name)
+        per_page = 1000 * sum(in_sqlite.values()) / pairs
+        print(
+            f"  of which in SQLite's calls {per_page:>10.2f} ms a page "
+            f"(the commit {1000 * commit / pairs:.2f} ms; cProfile, one more pass)"
+        )
         threads = 4
-        first_new = large + repeats * pairs * NEW_LINKS
+        first_new = profiled_from + pairs * NEW_LINKS
         together = statistics.median(
             complete_and_claim_rate(
                 frontier,
