@@ -1,27 +1,31 @@
-"""Benchmark: one documentation site, crawled whole at delay 0, politecrawl against GNU wget.
+"""Benchmark: one documentation site, crawled whole at delay 0, politecrawl against its peers.
 
-Run on demand (nginx and wget installed; ``apt-get install -y nginx wget``):
+Run on demand (nginx and wget installed: ``apt-get install -y nginx wget``; Scrapy from the
+``peers`` extra: ``pip install -e '.[peers]'``; a peer that is missing is left out, said so):
 
-    .venv/bin/python bench/docsite.py [--pages 530] [--kib 52]
+    .venv/bin/python bench/docsite.py [--pages 530] [--kib 52] [--only politecrawl]
 
 A site owner's crawl of their own site is one host, so one request at a time: the cost per page
 is the crawl. The generated site has the shape of a Sphinx documentation build (the issue's
 530-page site, 52 KB median page): every page has the global table of contents (a link to
 every section index and its pages' neighbours), prev/next/up links, a body of paragraphs with
 inline links, and stylesheet and script references. Every crawler reads robots.txt (which
-allows everything) and is timed from outside; the figures come from nginx's log. Beside wget,
-the same run times Scrapy (``scrapy_spider.py``: one request at a time to the one host, delay 0)
-and the floor of any Python crawler on requests and lxml (``bare_crawl.py``: a loop that keeps
-nothing), so that the target can be read as ratios to peers measured on the same machine in the
-same minute. Prints pages fetched, wall time, the crawl span (first request to last, from
-nginx's log: the process's start-up and shut-down left out), CPU time and the ratios of wall
-times; asserts nothing. ``--only politecrawl`` leaves the peers out (for pairs of politecrawl's
-own versions).
+allows everything) and is timed from outside; the figures come from nginx's log. Beside GNU
+wget, the same run times Scrapy (``scrapy_spider.py``: one request at a time to the one host,
+delay 0) and a minimal Python crawler on requests and lxml (``bare_crawl.py``: a loop that keeps
+nothing), then the parts of a page's cost measured apart (a GET with ``requests`` and with
+urllib3, the lxml parse), so that the target can be read against peers measured on the same
+machine in the same minute. Prints pages fetched, wall time, the crawl span (first request to
+last, from nginx's log: the process's start-up and shut-down left out), CPU time and the ratios;
+asserts nothing. A ratio is printed only for a peer that fetched every page politecrawl
+fetched (a peer's exit status is shown when it is not 0: wget's is 8 when a link answers 404).
+``--only politecrawl`` leaves the peers out (for pairs of politecrawl's own versions).
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import random
 import resource
@@ -32,10 +36,12 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import NamedTuple
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from audit_log import read_log
+from bare_crawl import parts_apart
 from installed import compile_politecrawl
 from web_serve import Nginx
 
@@ -155,26 +161,65 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-def timed(
-    command: list[str], root: Path, work: Path, name: str
-) -> tuple[float, float, float, int, str]:
-    """Wall time of ``command``, its crawl span in nginx's log (the first request's start to
-    the last one's end: start-up and shut-down left out), its CPU time (user and system, all
-    its processes: steadier than the wall time on a busy machine), the pages it fetched and
-    what it printed."""
+class Timed(NamedTuple):
+    wall: float
+    span: float
+    """The crawl span in nginx's log: the first request's start to the last one's end."""
+    cpu: float
+    """User and system time of all its processes: steadier than the wall time."""
+    pages: int
+    printed: str
+    exit_status: int
+
+
+def timed(command: list[str], root: Path, work: Path, name: str) -> Timed:
+    """``command`` run against the site, timed from outside and read from nginx's log."""
     with Nginx(root, work / f"nginx-{name}", log_name=f"{name}.log") as server:
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
         started = time.monotonic()
-        printed = subprocess.run(
-            command, cwd=work, check=False, capture_output=True, text=True
-        ).stdout
+        done = subprocess.run(command, cwd=work, check=False, capture_output=True, text=True)
         wall = time.monotonic() - started
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
         requests = read_log(server.log_path)
     cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
     pages = sum(1 for r in requests if r.url.endswith(".html") and r.status == 200)
     span = max(r.end for r in requests) - min(r.start for r in requests) if requests else 0.0
-    return wall, span, cpu, pages, printed
+    return Timed(wall, span, cpu, pages, done.stdout, done.returncode)
+
+
+def missing_peer(name: str) -> str | None:
+    """Why the peer ``name`` cannot run on this machine, or None."""
+    if name == "wget" and shutil.which("wget") is None:
+        return "not installed (apt-get install -y wget)"
+    if name == "scrapy" and importlib.util.find_spec("scrapy") is None:
+        return "not installed (pip install -e '.[peers]')"
+    return None
+
+
+def print_runs(runs: dict[str, Timed], left_out: dict[str, str]) -> None:
+    """The table of runs, then politecrawl's ratio to each peer that ran cleanly and whole."""
+    print(f"{'':12} {'pages':>6} {'wall (s)':>9} {'crawl span (s)':>15} {'CPU (s)':>8}")
+    for name, run in runs.items():
+        status = "" if run.exit_status == 0 else f"  (exit status {run.exit_status})"
+        print(
+            f"{name:12} {run.pages:>6} {run.wall:>9.2f} {run.span:>15.2f} {run.cpu:>8.2f}{status}"
+        )
+    for name, why in left_out.items():
+        print(f"{name:12} left out: {why}")
+    if "bare loop" in runs:
+        print(f"bare loop, its own clock: {runs['bare loop'].printed.strip()}")
+    ours = runs["politecrawl"]
+    for name, run in runs.items():
+        if name == "politecrawl":
+            continue
+        if run.pages < ours.pages:  # wget's status is 8 when a link answers 404: not a failure
+            print(f"politecrawl / {name}: no ratio ({name} fetched fewer pages)")
+            continue
+        target = " (target <= 2x)" if name == "wget" else ""
+        print(
+            f"politecrawl / {name}: wall {ours.wall / run.wall:.2f}x{target}, "
+            f"CPU {ours.cpu / run.cpu:.2f}x"
+        )
 
 
 def main() -> None:
@@ -223,25 +268,27 @@ def main() -> None:
             "bare loop": [sys.executable, str(HERE / "bare_crawl.py"), "--seeds", "seeds.txt"],
         }  # fmt: skip
         runs = {"politecrawl": timed(politecrawl, work / "site", work, "politecrawl")}
+        left_out = {}
         if args.only is None:
             for name, command in peers.items():
-                runs[name] = timed(command, work / "site", work, name.replace(" ", "-"))
+                why = missing_peer(name)
+                if why is None:
+                    runs[name] = timed(command, work / "site", work, name.replace(" ", "-"))
+                else:
+                    left_out[name] = why
         size = sorted(p.stat().st_size for p in (work / "site").rglob("p*.html"))
         print(
             f"documentation site: {total} pages, median {size[len(size) // 2] / 1024:.0f} KiB, "
             f"one host, delay 0"
         )
-        print(f"{'':12} {'pages':>6} {'wall (s)':>9} {'crawl span (s)':>15} {'CPU (s)':>8}")
-        for name, (wall, span, cpu, pages, _printed) in runs.items():
-            print(f"{name:12} {pages:>6} {wall:>9.2f} {span:>15.2f} {cpu:>8.2f}")
-        if "bare loop" in runs:
-            print(f"bare loop, its own clock: {runs['bare loop'][4].strip()}")
-        ours = runs["politecrawl"]
-        for name in peers:
-            if name in runs:
-                wall_ratio, cpu_ratio = ours[0] / runs[name][0], ours[2] / runs[name][2]
-                target = " (target <= 2x)" if name == "wget" else ""
-                print(f"politecrawl / {name}: wall {wall_ratio:.2f}x{target}, CPU {cpu_ratio:.2f}x")
+        print_runs(runs, left_out)
+        if args.only is None:
+            pages = sorted((work / "site").rglob("*.html"))
+            urls = [f"http://{ADDRESS}:{port}/{page.relative_to(work / 'site')}" for page in pages]
+            with Nginx(work / "site", work / "nginx-apart", log_name="apart.log"):
+                apart = parts_apart(urls)
+            spent = ", ".join(f"{part} {seconds:.2f} s" for part, seconds in apart.items())
+            print(f"measured apart, {len(urls)} pages: {spent}")
     finally:
         shutil.rmtree(work, ignore_errors=True)
 

@@ -12,9 +12,12 @@ Run on demand, never as a test: ``.venv/bin/python bench/frontier_bench.py`` (a 
 * with links: ``complete_and_claim`` where each page brings ``LINKS`` links, ``NEW_LINKS`` of
   them to URLs not seen before and the rest to queued ones (a site's menu), at 1,000,000 queued:
   the frontier's whole cost per page, claim + complete + links [< 0.5 ms].
-* SQLite's own share: one more pass of "with links" under cProfile, which times the calls into
-  the ``sqlite3`` module's C functions (statements, commit) as they are and inflates only the
-  Python around them: the part of a page's cost that no Python above SQLite can remove.
+* SQLite's share: one more pass of "with links" under cProfile, summing the time inside the
+  ``sqlite3`` module's C functions (the statements and the commit: SQLite's work for this
+  schema, one transaction a page, with the driver's binding of parameters and building of rows,
+  and the WAL checkpoints some commits run). cProfile charges each call its hook's own overhead
+  (well under a microsecond, some 30 calls a page) and inflates the Python around the calls
+  far more: the unprofiled page costs what the line above says.
 * memory: the peak RSS of this process while holding the 1,000,000-URL frontier [< 200 MB].
 
 Every database is a fresh file in a temporary directory.
@@ -86,12 +89,13 @@ def complete_and_claim_rate(
     now = datetime.now(UTC)
     menu = [LinkOut(url, canonical=True) for url in urls(LINKS - NEW_LINKS)]
     share = pairs // threads
+    assert profile is None or threads == 1, "one Profile is not to be shared between threads"
 
     def work(number: int) -> None:
         worker = f"bench{number}"
         lease = frontier.claim(worker, now=now)
         if profile is not None:
-            profile.enable()  # this thread only
+            profile.enable()  # this thread only (before Python 3.12's sys.monitoring)
         for page in range(number * share, (number + 1) * share):
             assert isinstance(lease, Lease), lease
             links: tuple[LinkOut, ...] = ()

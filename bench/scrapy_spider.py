@@ -21,8 +21,16 @@ from urllib.parse import urlsplit
 import scrapy
 from scrapy.crawler import CrawlerProcess
 from scrapy.linkextractors import LinkExtractor
+from scrapy.settings import default_settings
 
 AGENT = "scrapybench"
+# The delay without random variation: DOWNLOAD_DELAY_JITTER since Scrapy 2.19, which warns
+# about RANDOMIZE_DOWNLOAD_DELAY; older releases know only the latter.
+NO_JITTER = (
+    {"DOWNLOAD_DELAY_JITTER": 0.0}
+    if hasattr(default_settings, "DOWNLOAD_DELAY_JITTER")
+    else {"RANDOMIZE_DOWNLOAD_DELAY": False}
+)
 
 
 class BenchSpider(scrapy.Spider):
@@ -75,7 +83,7 @@ def main(argv: list[str] | None = None) -> int:
             "CONCURRENT_REQUESTS": args.concurrency,
             "CONCURRENT_REQUESTS_PER_DOMAIN": 1,
             "DOWNLOAD_DELAY": args.delay,
-            "RANDOMIZE_DOWNLOAD_DELAY": False,
+            **NO_JITTER,
             "AUTOTHROTTLE_ENABLED": False,
             "DOWNLOAD_TIMEOUT": 30,  # politecrawl's whole-response time-out (C7), for fairness
             "DEPTH_LIMIT": args.depth,
