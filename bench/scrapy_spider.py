@@ -24,8 +24,8 @@ from scrapy.linkextractors import LinkExtractor
 from scrapy.settings import default_settings
 
 AGENT = "scrapybench"
-# The delay without random variation: DOWNLOAD_DELAY_JITTER since Scrapy 2.19, which warns
-# about RANDOMIZE_DOWNLOAD_DELAY; older releases know only the latter.
+# The delay without random variation: DOWNLOAD_DELAY_JITTER where Scrapy knows it (2.19 does,
+# and warns about RANDOMIZE_DOWNLOAD_DELAY at every run); older releases know only the latter.
 NO_JITTER = (
     {"DOWNLOAD_DELAY_JITTER": 0.0}
     if hasattr(default_settings, "DOWNLOAD_DELAY_JITTER")
