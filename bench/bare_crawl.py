@@ -16,6 +16,9 @@ client costs less a request than ``requests``, measured in ``docsite.py``).
 
 Prints the pages fetched and the seconds spent in each part by the loop's own clock: the
 requests (robots.txt's included), the parse, and the links (found, resolved and queued).
+
+``parts_apart`` times the same parts one at a time over a list of URLs (and a GET with urllib3
+beside ``requests``'s), for ``docsite.py`` to print beside the crawls.
 """
 
 from __future__ import annotations
