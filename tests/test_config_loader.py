@@ -9,8 +9,7 @@ from pathlib import Path
 from typing import Literal, get_args, get_origin
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 from politecrawl.config import GROUPS, ConfigError, CrawlConfig, setting_types
 from politecrawl.config.loader import (

@@ -17,8 +17,7 @@ from tests.site import TrapGuard, audit, build_site, serve
 from tests.test_crawl_e2e import DELAY, crawl_config
 
 from politecrawl import Crawler
-from politecrawl.crawl import crawler as crawler_module
-from politecrawl.crawl import workers as workers_module
+from politecrawl.crawl import crawler as crawler_module, workers as workers_module
 from politecrawl.errors import StoreError
 from politecrawl.store import Completion, Frontier
 

@@ -5,8 +5,7 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from politecrawl.directives import Directives, page_directives
 from politecrawl.html import ParsedPage, parse_html

@@ -15,8 +15,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 import requests
 import responses
-from hypothesis import example, given, settings
-from hypothesis import strategies as st
+from hypothesis import example, given, settings, strategies as st
 
 from politecrawl.errors import FetchError
 from politecrawl.fetch import Fetcher, FetchLimits, FetchResult, new_session

@@ -7,8 +7,7 @@ from datetime import UTC, datetime
 
 import pytest
 from bs4.dammit import EncodingDetector
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from politecrawl.html import ParsedPage, RawLink, _declared_encoding, is_html, parse_html
 from politecrawl.results import Page

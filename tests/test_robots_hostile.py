@@ -7,8 +7,7 @@ tests): each parses in a fraction of a second because the limits cut the work sh
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from politecrawl.robots import RobotsLimits, parse_robots
 

@@ -9,8 +9,7 @@ import re
 import socket
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from politecrawl.errors import UserInputError
 from politecrawl.scope import Scope, ScopeVerdict, TrapGuards, check_scope

@@ -8,8 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from politecrawl import seeds as seeds_module
 from politecrawl.errors import UserInputError

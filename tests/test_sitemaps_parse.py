@@ -7,8 +7,7 @@ import zlib
 from datetime import UTC, datetime
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from politecrawl.sitemaps import SitemapLimits, parse_lastmod, parse_sitemap
 

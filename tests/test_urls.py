@@ -7,8 +7,7 @@ import hashlib
 import pickle
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from politecrawl.urls import (
     MAX_URL_LENGTH,

@@ -22,8 +22,12 @@ from pathlib import Path
 from typing import Any
 
 from politecrawl.cli.inspect import render_report, write_output
-from politecrawl.cli.run import EXIT_FINISHED as EXIT_CLEAN
-from politecrawl.cli.run import EXIT_INTERRUPTED, crawl, effective_config
+from politecrawl.cli.run import (
+    EXIT_FINISHED as EXIT_CLEAN,
+    EXIT_INTERRUPTED,
+    crawl,
+    effective_config,
+)
 from politecrawl.errors import StoreError, UserInputError
 from politecrawl.report import broken_count, build_report
 from politecrawl.store import last_config, open_database, state_counts

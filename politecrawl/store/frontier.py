@@ -33,8 +33,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from sqlalchemy import Connection
 
 from politecrawl.config import PolitenessSettings, StorageSettings
-from politecrawl.store import lease_ends
-from politecrawl.store import statements as sql
+from politecrawl.store import lease_ends, statements as sql
 from politecrawl.store.claims import Claimer, next_wait
 from politecrawl.store.enqueue import Enqueuer
 from politecrawl.store.frontier_reading import counts, seed_origins, seed_urls, url_of

@@ -21,6 +21,7 @@ from sqlalchemy import (
     Text,
     bindparam,
     case,
+    cast as sql_cast,
     delete,
     func,
     literal,
@@ -29,7 +30,6 @@ from sqlalchemy import (
     select,
     update,
 )
-from sqlalchemy import cast as sql_cast
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.sql.elements import ColumnClause
 
