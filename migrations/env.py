@@ -10,7 +10,7 @@ from __future__ import annotations
 from alembic import context
 from sqlalchemy import Connection, create_engine
 
-from politecrawl.store.schema import Base
+from politecrawl.store.schema import metadata
 
 VERSION_TABLE = "politecrawl_version"
 
@@ -18,7 +18,7 @@ VERSION_TABLE = "politecrawl_version"
 def _run(connection: Connection) -> None:
     context.configure(
         connection=connection,
-        target_metadata=Base.metadata,
+        target_metadata=metadata,
         version_table=VERSION_TABLE,
         render_as_batch=connection.dialect.name == "sqlite",  # SQLite alters by copying tables
         compare_type=True,

@@ -21,10 +21,9 @@ import json
 import re
 import xml.etree.ElementTree as ET
 from datetime import UTC, datetime, timedelta
-from typing import cast
 
 import pytest
-from sqlalchemy import Table, and_, insert, select, update
+from sqlalchemy import and_, insert, select, update
 from tests.store.conftest import BACK_ENDS, built_database
 from tests.test_report import AGENT, Recorder
 
@@ -56,7 +55,11 @@ from politecrawl.store import (
     start_run,
     url_history,
 )
-from politecrawl.store.schema import LinkFragmentRecord, LinkRecord, UrlRecord
+from politecrawl.store.schema import (
+    link_fragments_table,
+    links_table as _links,
+    urls_table as _urls,
+)
 
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
 A = "http://a.test"  # the site
@@ -115,9 +118,6 @@ CHECKS = {  # URL: check_method (None: not requested)
     f"{R}/private/x": None,
     f"{SLOW}/x": None,
 }
-
-_urls = cast(Table, UrlRecord.__table__)
-_links = cast(Table, LinkRecord.__table__)
 
 
 class Crawl(Recorder):
@@ -185,7 +185,7 @@ def build_crawl(database) -> None:
             )
             assert written.rowcount == 1, (start, to)
         connection.execute(
-            insert(cast(Table, LinkFragmentRecord.__table__)),
+            insert(link_fragments_table),
             [
                 {"from_id": ids[start], "to_id": ids[to], "fragment": fragment, "line": line}
                 for start, to, fragment, line in FRAGMENTS

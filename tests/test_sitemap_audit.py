@@ -18,10 +18,9 @@ import io
 import json
 import re
 from datetime import UTC, datetime, timedelta
-from typing import cast
 
 import pytest
-from sqlalchemy import Table, insert, select, update
+from sqlalchemy import insert, select, update
 from tests.store.conftest import BACK_ENDS, built_database
 from tests.test_report import AGENT, Recorder
 
@@ -38,7 +37,12 @@ from politecrawl.report.sitemap_model import (
 )
 from politecrawl.robots.outcome import RobotsOutcome
 from politecrawl.store import LinkOut, PageOutcome, RobotsOutcomeStore, open_database, url_history
-from politecrawl.store.schema import LinkRecord, SitemapEntryRecord, SitemapRecord, UrlRecord
+from politecrawl.store.schema import (
+    links_table,
+    sitemap_entries_table,
+    sitemaps_table,
+    urls_table as _urls,
+)
 
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
 A = "http://a.test"
@@ -92,8 +96,6 @@ ENTRIES = {
     # An index lists sitemaps: never audited as listed pages (sitemap-news.xml failed).
     "sitemap_index.xml": [("sitemap-news.xml", 2, None, None), ("sitemap-big.xml", 3, None, None)],
 }
-
-_urls = cast(Table, UrlRecord.__table__)
 
 
 def _ids(connection) -> dict[str, int]:
@@ -195,9 +197,9 @@ def build_crawl(database) -> None:
                 "problems": None,
             }
         )
-        connection.execute(insert(cast(Table, SitemapRecord.__table__)), rows)
+        connection.execute(insert(sitemaps_table), rows)
         connection.execute(
-            insert(cast(Table, SitemapEntryRecord.__table__)),
+            insert(sitemap_entries_table),
             [
                 {
                     "sitemap_id": ids[f"{A}/{sitemap}"],
@@ -212,7 +214,7 @@ def build_crawl(database) -> None:
         )
         # A listing is not a link: a links row from a sitemap (were one written) links nothing.
         link = {"from_id": ids[f"{A}/sitemap.xml"], "to_id": ids[f"{A}/orphan"], "nofollow": False}
-        connection.execute(insert(cast(Table, LinkRecord.__table__)), [link])
+        connection.execute(insert(links_table), [link])
         # A recrawl's 304 (E3): still the page it was.
         revalidated = _urls.c.id == ids[f"{A}/revalidated"]
         connection.execute(update(_urls).where(revalidated).values(status=304))

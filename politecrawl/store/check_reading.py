@@ -14,9 +14,8 @@ index, see ``link_targets``); rows leave as the frozen values of ``reading_types
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import cast
 
-from sqlalchemy import Table, and_, func, or_, select
+from sqlalchemy import and_, func, or_, select
 
 from politecrawl.store.database import Database
 from politecrawl.store.reading import is_broken, with_referrers
@@ -27,15 +26,14 @@ from politecrawl.store.schema import (
     EXCLUDED,
     FAILED,
     PAGE,
-    LinkFragmentRecord,
-    UrlRecord,
+    link_fragments_table as _fragments,
+    origins_table,
+    urls_table,
 )
 from politecrawl.store.url_rows import (
     grouped_by_id,
-    origins_table,
     query_rows,
     url_select,
-    urls_table,
 )
 
 __all__ = [
@@ -52,8 +50,7 @@ PERMANENT_REDIRECTS = (301, 308)
 """The statuses that tell a link's author to update the link (RFC 9110 15.4.2, 15.4.9)."""
 
 _urls = urls_table
-_fragments = cast(Table, LinkFragmentRecord.__table__)
-_linker = cast(Table, UrlRecord.__table__).alias("linker")
+_linker = urls_table.alias("linker")
 _is_check = _urls.c.kind == CHECK
 
 

@@ -53,7 +53,7 @@ from sqlalchemy.exc import (
 )
 
 from politecrawl.errors import StoreError
-from politecrawl.store.schema import Base
+from politecrawl.store.schema import metadata
 
 if TYPE_CHECKING:
     from alembic.config import Config
@@ -445,7 +445,7 @@ def _create_at_head(connection: Connection) -> None:
     cookbook way to build a fresh database: create_all, then stamp), without loading Alembic
     (measured: 0.2-0.3 s of a new crawl's start). tests/store/test_database.py checks that
     the result equals what the migrations build, on both back ends."""
-    Base.metadata.create_all(connection)
+    metadata.create_all(connection)
     # Alembic's own version table (alembic.ddl.impl.DefaultImpl.version_table_impl).
     version = Table(
         VERSION_TABLE,

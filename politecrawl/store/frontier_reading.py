@@ -8,17 +8,17 @@ open connection; nothing here writes.
 
 from __future__ import annotations
 
-from typing import cast
+from sqlalchemy import Connection, func, select
 
-from sqlalchemy import Connection, Table, func, select
-
-from politecrawl.store.schema import PAGE, HostRecord, OriginRecord, UrlRecord
+from politecrawl.store.schema import (
+    PAGE,
+    hosts_table as _hosts,
+    origins_table as _origins,
+    urls_table as _urls,
+)
 
 __all__ = ["counts", "seed_origins", "seed_urls", "url_of"]
 
-_hosts = cast(Table, HostRecord.__table__)
-_origins = cast(Table, OriginRecord.__table__)
-_urls = cast(Table, UrlRecord.__table__)
 _is_seed = (_urls.c.depth == 0) & (_urls.c.redirect_hops == 0) & (_urls.c.kind == PAGE)
 
 

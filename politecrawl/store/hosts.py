@@ -4,15 +4,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import cast
 
-from sqlalchemy import Table, func, select
+from sqlalchemy import func, select
 
 from politecrawl.store.database import Database
-from politecrawl.store.schema import DEFERRED, LEASED, QUEUED, HostRecord, UrlRecord, in_state
-
-_hosts = cast(Table, HostRecord.__table__)
-_urls = cast(Table, UrlRecord.__table__)
+from politecrawl.store.schema import (
+    DEFERRED,
+    LEASED,
+    QUEUED,
+    hosts_table as _hosts,
+    in_state,
+    urls_table as _urls,
+)
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,15 +14,18 @@ import socket
 from collections import Counter
 from collections.abc import Sequence
 from datetime import datetime
-from typing import cast
 
-from sqlalchemy import Connection, Select, Table, and_, case, select, update
+from sqlalchemy import Connection, Select, and_, case, select, update
 from sqlalchemy.sql.elements import ColumnElement
 
-from politecrawl.store.schema import DEFERRED, LEASED, QUEUED, HostRecord, UrlRecord, in_state
-
-_hosts = cast(Table, HostRecord.__table__)
-_urls = cast(Table, UrlRecord.__table__)
+from politecrawl.store.schema import (
+    DEFERRED,
+    LEASED,
+    QUEUED,
+    hosts_table as _hosts,
+    in_state,
+    urls_table as _urls,
+)
 
 
 def _process_is_gone(owner: str) -> bool:

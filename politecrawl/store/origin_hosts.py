@@ -12,18 +12,16 @@ from __future__ import annotations
 import threading
 from collections.abc import Iterable
 from datetime import datetime
-from typing import Any, Generic, TypeVar, cast
+from typing import Any, Generic, TypeVar
 
-from sqlalchemy import Connection, Table, select
+from sqlalchemy import Connection, select
 from sqlalchemy.dialects import postgresql, sqlite
 
-from politecrawl.store.schema import HostRecord, OriginRecord
+from politecrawl.store.schema import hosts_table as _hosts, origins_table as _origins
 from politecrawl.store.url_rows import chunks
 
 __all__ = ["OriginHostIds"]
 
-_hosts = cast(Table, HostRecord.__table__)
-_origins = cast(Table, OriginRecord.__table__)
 
 V = TypeVar("V")
 

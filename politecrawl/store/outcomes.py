@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import json
 from datetime import datetime
-from typing import Any, cast
+from typing import Any
 
-from sqlalchemy import Connection, Table, select, update
+from sqlalchemy import Connection, select, update
 
 from politecrawl.sitemaps import SitemapReading, SitemapSeed
 from politecrawl.store import statements as sql
@@ -32,15 +32,12 @@ from politecrawl.store.schema import (
     DONE,
     FAILED,
     QUEUED,
-    OriginRecord,
-    SitemapRecord,
-    UrlRecord,
     in_state,
+    origins_table as _origins,
+    sitemaps_table as _sitemaps,
+    urls_table as _urls,
 )
 
-_origins = cast(Table, OriginRecord.__table__)
-_urls = cast(Table, UrlRecord.__table__)
-_sitemaps = cast(Table, SitemapRecord.__table__)
 _KEPT_WHEN_NOT_MODIFIED = (
     "final_url",
     "content_type",

@@ -13,12 +13,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Any, cast
+from typing import Any
 
 from sqlalchemy import (
     ColumnElement,
     Connection,
-    Table,
     and_,
     exists,
     func,
@@ -36,17 +35,13 @@ from politecrawl.store.schema import (
     FAILED,
     QUEUED,
     SITEMAP,
-    HostRecord,
-    OriginRecord,
-    PassResultRecord,
-    UrlRecord,
+    hosts_table as _hosts,
     in_state,
+    origins_table as _origins,
+    pass_results_table as _passes,
+    urls_table as _urls,
 )
 
-_urls = cast(Table, UrlRecord.__table__)
-_hosts = cast(Table, HostRecord.__table__)
-_origins = cast(Table, OriginRecord.__table__)
-_passes = cast(Table, PassResultRecord.__table__)
 _REVISITED = (DONE, FAILED, EXCLUDED, DEFERRED)
 
 

@@ -15,9 +15,9 @@ origins' URL counts count every URL, sitemaps included.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any, cast
+from typing import Any
 
-from sqlalchemy import Select, Table, and_, func, or_, select
+from sqlalchemy import Select, and_, func, or_, select
 
 from politecrawl.errors import UserInputError
 from politecrawl.store import sitemap_reading
@@ -38,22 +38,19 @@ from politecrawl.store.schema import (
     OUT_OF_SCOPE,
     PAGE,
     URL_STATES,
-    LinkRecord,
+    links_table as _links,
+    origins_table as _origins,
+    urls_table as _urls,
 )
 from politecrawl.store.url_rows import (
     chunks,
     grouped_by_id,
-    origins_table,
     query_rows,
     url_row,
     url_select,
-    urls_table,
 )
 from politecrawl.urls import InvalidURL, canonicalize, url_key
 
-_origins = origins_table
-_urls = urls_table
-_links = cast(Table, LinkRecord.__table__)
 FETCHED_STATES = (DONE, FAILED)
 _is_page = _urls.c.kind == PAGE  # S4: a sitemap is never one of the pages a section lists
 is_broken = or_(and_(_urls.c.state == DONE, _urls.c.status >= 400), _urls.c.state == FAILED)

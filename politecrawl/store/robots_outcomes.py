@@ -8,16 +8,12 @@ cheap and pure, and the raw body is what a person wants to see in ``robots show`
 from __future__ import annotations
 
 from datetime import datetime
-from typing import cast
 
-from sqlalchemy import Table, select, update
+from sqlalchemy import select, update
 
 from politecrawl.robots.outcome import RobotsOutcome
 from politecrawl.store.database import Database
-from politecrawl.store.schema import OriginRecord, SitemapRecord
-
-_origins = cast(Table, OriginRecord.__table__)
-_sitemaps = cast(Table, SitemapRecord.__table__)
+from politecrawl.store.schema import origins_table as _origins, sitemaps_table as _sitemaps
 
 
 class RobotsOutcomeStore:

@@ -6,12 +6,10 @@ import json
 from datetime import datetime
 from typing import Any, cast
 
-from sqlalchemy import Table, insert, select, update
+from sqlalchemy import insert, select, update
 
 from politecrawl.store.database import Database
-from politecrawl.store.schema import CrawlRunRecord
-
-_runs = cast(Table, CrawlRunRecord.__table__)
+from politecrawl.store.schema import crawl_runs_table as _runs
 
 
 def start_run(

@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
-from typing import Any, cast
+from typing import Any
 
-from sqlalchemy import ColumnElement, Table, and_, exists, func, or_, select, union
+from sqlalchemy import ColumnElement, and_, exists, func, or_, select, union
 
 from politecrawl.store.database import Database
 from politecrawl.store.link_targets import ensure_link_target_index
@@ -34,18 +34,17 @@ from politecrawl.store.schema import (
     OUT_OF_SCOPE,
     PAGE,
     SITEMAP,
-    LinkRecord,
-    SitemapEntryRecord,
-    SitemapRecord,
-    UrlRecord,
+    links_table as _links,
+    origins_table,
+    sitemap_entries_table as _entries,
+    sitemaps_table as _sitemaps,
+    urls_table,
 )
 from politecrawl.store.url_rows import (
     grouped_by_id,
-    origins_table,
     query_rows,
     url_row,
     url_select,
-    urls_table,
 )
 
 __all__ = [
@@ -64,11 +63,8 @@ SITEMAP_UNCHANGED = "sitemap-unchanged"
 """The reason of a URL whose fetch a recrawl spared because its sitemap lastmod was old (S3)."""
 
 _urls = urls_table
-_links = cast(Table, LinkRecord.__table__)
-_sitemaps = cast(Table, SitemapRecord.__table__)
-_entries = cast(Table, SitemapEntryRecord.__table__)
-_listing_sitemap = cast(Table, UrlRecord.__table__).alias("listing_sitemap")
-_linker = cast(Table, UrlRecord.__table__).alias("linker")
+_listing_sitemap = urls_table.alias("listing_sitemap")
+_linker = urls_table.alias("linker")
 
 _is_page = _urls.c.kind == PAGE
 _is_listed = exists().where(_entries.c.url_id == _urls.c.id)
@@ -241,7 +237,7 @@ def unlisted_pages(database: Database) -> list[UrlRow]:
 def lastmod_problems(database: Database) -> list[ListedLastmod]:
     """Entries whose lastmod is malformed (written, not read) or later than the sitemap's
     fetch; by listed URL, then sitemap."""
-    listed = cast(Table, UrlRecord.__table__).alias("listed")
+    listed = urls_table.alias("listed")
     statement = (
         select(
             listed.c.url,
@@ -274,7 +270,7 @@ def lastmod_problems(database: Database) -> list[ListedLastmod]:
 def sitemap_unchanged_count(database: Database) -> int:
     """URLs of the current pass whose fetch was spared because no sitemap lastmod was newer
     than the last fetch (reason ``sitemap-unchanged``, S3)."""
-    every = cast(Table, UrlRecord.__table__).alias("every")  # an alias: not correlated to the count
+    every = urls_table.alias("every")  # an alias: not correlated to the count
     current = select(func.max(every.c.pass_number)).scalar_subquery()
     with database.engine.connect() as connection:
         count = connection.execute(

@@ -11,7 +11,7 @@ compiled forms are cached by the engine. Each statement has two names: its SQLAl
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, cast
+from typing import Any
 
 from sqlalchemy import (
     Float,
@@ -40,25 +40,16 @@ from politecrawl.store.schema import (
     QUEUED,
     SITEMAP,
     EpochTime,
-    HostRecord,
-    LinkFragmentRecord,
-    LinkRecord,
-    OriginRecord,
-    SitemapEntryRecord,
-    SitemapRecord,
-    UrlRecord,
     from_epoch,
+    hosts_table as hosts,
     in_state,
+    link_fragments_table as link_fragments,
+    links_table as links,
+    sitemap_entries_table as sitemap_entries,
+    sitemaps_table as sitemaps,
     to_epoch,
+    urls_table as urls,
 )
-
-hosts = cast(Table, HostRecord.__table__)
-origins = cast(Table, OriginRecord.__table__)
-urls = cast(Table, UrlRecord.__table__)
-links = cast(Table, LinkRecord.__table__)
-sitemaps = cast(Table, SitemapRecord.__table__)
-link_fragments = cast(Table, LinkFragmentRecord.__table__)
-sitemap_entries = cast(Table, SitemapEntryRecord.__table__)
 
 _NOW = bindparam("now", type_=EpochTime())
 

@@ -12,16 +12,14 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from typing import Any, cast
+from typing import Any
 
-from sqlalchemy import ColumnElement, Select, Table, select
+from sqlalchemy import ColumnElement, Select, select
 
 from politecrawl.store.database import Database
 from politecrawl.store.reading_types import UrlRow
-from politecrawl.store.schema import OriginRecord, UrlRecord
+from politecrawl.store.schema import origins_table, urls_table
 
-origins_table = cast(Table, OriginRecord.__table__)
-urls_table = cast(Table, UrlRecord.__table__)
 _parent = urls_table.alias("parent")
 _CHUNK = 500  # ids per IN list: well under every back end's parameter limit
 

@@ -23,7 +23,7 @@ from tests.store.conftest import postgres_schema_url
 from politecrawl.errors import StoreError
 from politecrawl.store import open_database, schema_head
 from politecrawl.store.database import VERSION_TABLE, _alembic_config, known_revisions, to_url
-from politecrawl.store.schema import Base
+from politecrawl.store.schema import metadata
 
 
 def digest(path: Path) -> str:
@@ -94,7 +94,7 @@ def test_c6_migrations_match_the_models(migrated):
         context = MigrationContext.configure(
             connection, opts={"compare_type": True, "version_table": VERSION_TABLE}
         )
-        assert compare_metadata(context, Base.metadata) == []
+        assert compare_metadata(context, metadata) == []
 
 
 def _schema(engine) -> dict:

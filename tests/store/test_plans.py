@@ -18,11 +18,11 @@ from sqlalchemy.dialects import postgresql
 
 from politecrawl.store import Frontier, open_database
 from politecrawl.store.leases import due_deferred, expired_leases
-from politecrawl.store.schema import DEFERRED, LEASED, UrlRecord, in_state
+from politecrawl.store.schema import DEFERRED, LEASED, in_state, urls_table
 
 pytestmark = pytest.mark.postgres
 NOW = datetime(2026, 1, 1, tzinfo=UTC)
-URLS = UrlRecord.__table__.c
+URLS = urls_table.c
 DEFERRED_INDEX = "ix_urls_deferred_until"
 
 

@@ -11,7 +11,7 @@ from sqlalchemy.sql.elements import BinaryExpression, BindParameter
 
 from politecrawl.store import statements
 from politecrawl.store.prepared import Prepared
-from politecrawl.store.schema import UrlRecord
+from politecrawl.store.schema import urls_table
 
 
 def test_none_one_and_many_parameters_reach_the_driver_in_order(database):
@@ -33,7 +33,7 @@ def test_no_prepared_statement_binds_a_value_compared_with_the_url_state(dialect
     # state applies, and so prepares such a statement again at every execution (a claim's
     # lease: 120 us instead of 27); PostgreSQL matches a partial index only to a constant.
     # The frontier's statements write the state in (schema.in_state).
-    state = UrlRecord.__table__.c.state
+    state = urls_table.c.state
     found = []
     for name, prepared in vars(statements).items():
         if not isinstance(prepared, Prepared):
