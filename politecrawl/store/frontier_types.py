@@ -1,4 +1,4 @@
-"""What the frontier hands out and takes back: frozen values, never ORM rows (STYLE 7)."""
+"""What the frontier hands out and takes back: frozen values, never database rows (STYLE 7)."""
 
 from __future__ import annotations
 

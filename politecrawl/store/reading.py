@@ -5,7 +5,7 @@ ids, for IN lists), never one per row: pages linking to broken URLs come with a 
 ``links`` (indexed on ``to_id``), URLs of one origin through the index on (origin, state).
 Nothing here writes, but for that index of links, built the first time it is needed
 (``link_targets``). Rows leave the store as the frozen dataclasses of ``reading_types``
-(``UrlRow``, ``OriginRobots``, ...), never as ORM objects; ``reason_detail`` JSON is decoded.
+(``UrlRow``, ``OriginRobots``, ...), never as database rows; ``reason_detail`` JSON is decoded.
 The page sections (broken, redirects, exclusions, directives, deferred, slow) list URLs of kind
 ``page`` only: a sitemap is audited by ``sitemap_reading`` (S4), a check (a link leaving the
 site, a page resource) by ``check_reading`` (L1-L4). ``state_counts`` and the

@@ -1,5 +1,5 @@
 """What ``politecrawl.store.reading``, ``sitemap_reading`` and ``check_reading`` hand out: frozen
-values, never ORM rows (STYLE 7)."""
+values, never database rows (STYLE 7)."""
 
 from __future__ import annotations
 
