@@ -1,0 +1,183 @@
+"""The least SQLite work a frontier page needs: the yardstick for ``frontier_bench.py``'s links.
+
+``frontier_bench.py`` measures politecrawl's frontier (claim + complete + a page's links, one
+commit a page) at a million queued URLs. Its target is an absolute time, and these machines
+differ by 2x from one day to the next; this module measures, on the same machine in the same
+run, what SQLite alone takes for the same page with the least a durable frontier must keep:
+
+* a minimal schema: ``hosts`` (due time, in flight), ``urls`` (a 16-byte blake2b key, unique,
+  as politecrawl's ``url_key``; state, depth and an index to claim by host, state and depth)
+  and ``links`` (from, to: a ``WITHOUT ROWID`` primary key);
+* Python's ``sqlite3`` driver directly (no SQLAlchemy), WAL with ``synchronous=NORMAL`` (as
+  politecrawl opens a crawl database), one ``BEGIN IMMEDIATE`` ... ``COMMIT`` a page;
+* per page: the claimed URL marked done, the page's new URLs inserted (their ids kept in a dict,
+  as politecrawl's cache of known URLs keeps them), one row a link, the host freed, and the next
+  URL claimed from a due host: the work of ``Frontier.complete_and_claim``, without the state
+  politecrawl also keeps (leases and their expiry, origins, outcomes, pace, passes).
+
+Run alone: ``.venv/bin/python bench/sqlite_floor.py [--queued 1000000] [--pages 3000]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import sqlite3
+import statistics
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+_SCHEMA = """
+create table hosts (id integer primary key, next_at real not null, in_flight integer not null);
+create index ix_hosts_due on hosts (in_flight, next_at);
+create table urls (
+    id integer primary key, url_key blob not null unique, url text not null,
+    host_id integer not null, state integer not null, depth integer not null,
+    status integer, fetched_at real
+);
+create index ix_urls_claim on urls (host_id, state, depth, id);
+create table links (
+    from_id integer not null, to_id integer not null, primary key (from_id, to_id)
+) without rowid;
+"""
+_QUEUED, _LEASED, _DONE = 0, 1, 2
+
+
+def _key(url: str) -> bytes:
+    return hashlib.blake2b(url.encode("utf-8"), digest_size=16).digest()
+
+
+class MinimalFrontier:
+    """The minimal schema on a fresh file, filled with ``queued`` URLs of ``urls(n)``."""
+
+    def __init__(
+        self, path: Path, urls: Callable[[int, int], list[str]], hosts: int, queued: int
+    ) -> None:
+        self._db = sqlite3.connect(path, isolation_level=None)
+        self._db.execute("PRAGMA journal_mode = WAL")
+        self._db.execute("PRAGMA synchronous = NORMAL")
+        self._db.executescript(_SCHEMA)
+        self._hosts = hosts
+        self._known: dict[str, int] = {}
+        self._db.execute("BEGIN")
+        self._db.executemany(
+            "insert into hosts values (?, 0, 0)", [(host,) for host in range(hosts)]
+        )
+        for start in range(0, queued, 50_000):
+            batch = urls(min(50_000, queued - start), start)
+            self._db.executemany(
+                "insert into urls (url_key, url, host_id, state, depth) values (?, ?, ?, ?, 1)",
+                [(_key(u), u, (start + i) % hosts, _QUEUED) for i, u in enumerate(batch)],
+            )
+        self._db.execute("COMMIT")
+        self._db.execute("BEGIN IMMEDIATE")
+        self._lease = self._claim()
+        self._db.execute("COMMIT")
+
+    def know(self, urls: list[str]) -> None:
+        """Remember the ids of ``urls`` (queued already), as politecrawl's cache does."""
+        for url in urls:
+            (self._known[url],) = self._db.execute(
+                "select id from urls where url_key = ?", (_key(url),)
+            ).fetchone()
+
+    def complete_and_claim(self, links: list[str], new: list[tuple[str, int]]) -> None:
+        """One page: its URL done, ``new`` URLs (url, host) added, a row a link, the next claim."""
+        url_id, host_id = self._lease
+        db = self._db
+        db.execute("BEGIN IMMEDIATE")
+        db.execute(
+            "update urls set state = ?, status = 200, fetched_at = ? where id = ?",
+            (_DONE, time.time(), url_id),
+        )
+        for url, host in new:
+            added = db.execute(
+                "insert or ignore into urls (url_key, url, host_id, state, depth) "
+                "values (?, ?, ?, ?, 2)",
+                (_key(url), url, host, _QUEUED),
+            )
+            if added.rowcount:
+                self._known[url] = added.lastrowid or 0
+        db.executemany(
+            "insert or ignore into links values (?, ?)",
+            [(url_id, self._known[url]) for url in links],
+        )
+        db.execute(
+            "update hosts set in_flight = 0, next_at = ? where id = ?", (time.time(), host_id)
+        )
+        self._lease = self._claim()
+        db.execute("COMMIT")
+
+    def _claim(self) -> tuple[int, int]:
+        now = time.time()
+        (host_id,) = self._db.execute(
+            "select id from hosts where in_flight = 0 and next_at <= ? order by next_at limit 1",
+            (now,),
+        ).fetchone()
+        (url_id,) = self._db.execute(
+            "select id from urls where host_id = ? and state = ? order by depth, id limit 1",
+            (host_id, _QUEUED),
+        ).fetchone()
+        self._db.execute("update urls set state = ? where id = ?", (_LEASED, url_id))
+        self._db.execute("update hosts set in_flight = 1, next_at = ? where id = ?", (now, host_id))
+        return url_id, host_id
+
+    def close(self) -> None:
+        self._db.close()
+
+
+def floor_ms_per_page(
+    directory: Path,
+    urls: Callable[[int, int], list[str]],
+    *,
+    hosts: int,
+    queued: int,
+    pages: int,
+    links: int,
+    new_links: int,
+    repeats: int = 3,
+) -> float:
+    """The median milliseconds a page of ``repeats`` passes of ``pages`` pages, each with
+    ``links`` links of which ``new_links`` new, over a minimal frontier of ``queued`` URLs;
+    ``urls(count, start)`` names the URLs as ``frontier_bench`` does."""
+    frontier = MinimalFrontier(directory / "floor.db", urls, hosts, queued)
+    try:
+        menu = urls(links - new_links, 0)
+        frontier.know(menu)
+        next_new = queued
+        passes = []
+        for _ in range(repeats):
+            started = time.perf_counter()
+            for _ in range(pages):
+                batch = urls(new_links, next_new)
+                new = [(url, (next_new + i) % hosts) for i, url in enumerate(batch)]
+                next_new += new_links
+                frontier.complete_and_claim([*menu, *(url for url, _ in new)], new)
+            passes.append(1000 * (time.perf_counter() - started) / pages)
+        return statistics.median(passes)
+    finally:
+        frontier.close()
+
+
+def main() -> None:
+    from frontier_bench import HOSTS, LINKS, NEW_LINKS, urls  # noqa: PLC0415 (run alone)
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--queued", type=int, default=1_000_000)
+    parser.add_argument("--pages", type=int, default=3_000)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as scratch:
+        floor = floor_ms_per_page(
+            Path(scratch), urls, hosts=HOSTS, queued=args.queued, pages=args.pages,
+            links=LINKS, new_links=NEW_LINKS,
+        )  # fmt: skip
+    print(
+        f"minimal frontier, raw sqlite3: {floor:.3f} ms a page "
+        f"({LINKS} links a page, {NEW_LINKS} new; {args.queued:,} queued)"
+    )
+
+
+if __name__ == "__main__":
+    main()
