@@ -8,12 +8,15 @@ run, what SQLite alone takes for the same page with the least a durable frontier
 * a minimal schema: ``hosts`` (due time, in flight), ``urls`` (a 16-byte blake2b key, unique,
   as politecrawl's ``url_key``; state, depth and an index to claim by host, state and depth)
   and ``links`` (from, to: a ``WITHOUT ROWID`` primary key);
-* Python's ``sqlite3`` driver directly (no SQLAlchemy), WAL with ``synchronous=NORMAL`` (as
-  politecrawl opens a crawl database), one ``BEGIN IMMEDIATE`` ... ``COMMIT`` a page;
+* Python's ``sqlite3`` driver directly (no SQLAlchemy), WAL with ``synchronous=NORMAL`` and
+  politecrawl's checkpoint interval (as it opens a crawl database), one ``BEGIN IMMEDIATE`` ...
+  ``COMMIT`` a page;
 * per page: the claimed URL marked done, the page's new URLs inserted (their ids kept in a dict,
   as politecrawl's cache of known URLs keeps them), one row a link, the host freed, and the next
   URL claimed from a due host: the work of ``Frontier.complete_and_claim``, without the state
-  politecrawl also keeps (leases and their expiry, origins, outcomes, pace, passes).
+  politecrawl also keeps (leases and their expiry, origins, outcomes, pace, passes);
+* the time as ``frontier_bench.py`` gives it: one fixed moment a pass, so that every host is due
+  at that moment and the claims go, as politecrawl's then do, to the first host that has URLs.
 
 Run alone: ``.venv/bin/python bench/sqlite_floor.py [--queued 1000000] [--pages 3000]``.
 """
@@ -29,6 +32,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from politecrawl.store.database import _WAL_AUTOCHECKPOINT_PAGES
+
 _SCHEMA = """
 create table hosts (id integer primary key, next_at real not null, in_flight integer not null);
 create index ix_hosts_due on hosts (in_flight, next_at);
@@ -43,6 +48,7 @@ create table links (
 ) without rowid;
 """
 _QUEUED, _LEASED, _DONE = 0, 1, 2
+_NEVER = float("inf")  # the due time of a host with nothing queued
 
 
 def _key(url: str) -> bytes:
@@ -58,6 +64,7 @@ class MinimalFrontier:
         self._db = sqlite3.connect(path, isolation_level=None)
         self._db.execute("PRAGMA journal_mode = WAL")
         self._db.execute("PRAGMA synchronous = NORMAL")
+        self._db.execute(f"PRAGMA wal_autocheckpoint = {_WAL_AUTOCHECKPOINT_PAGES}")
         self._db.executescript(_SCHEMA)
         self._hosts = hosts
         self._known: dict[str, int] = {}
@@ -73,7 +80,7 @@ class MinimalFrontier:
             )
         self._db.execute("COMMIT")
         self._db.execute("BEGIN IMMEDIATE")
-        self._lease = self._claim()
+        self._lease = self._claim(time.time())
         self._db.execute("COMMIT")
 
     def know(self, urls: list[str]) -> None:
@@ -83,14 +90,15 @@ class MinimalFrontier:
                 "select id from urls where url_key = ?", (_key(url),)
             ).fetchone()
 
-    def complete_and_claim(self, links: list[str], new: list[tuple[str, int]]) -> None:
-        """One page: its URL done, ``new`` URLs (url, host) added, a row a link, the next claim."""
+    def complete_and_claim(self, links: list[str], new: list[tuple[str, int]], now: float) -> None:
+        """One page at ``now``: its URL done, ``new`` URLs (url, host) added, a row a link, the
+        next claim."""
         url_id, host_id = self._lease
         db = self._db
         db.execute("BEGIN IMMEDIATE")
         db.execute(
             "update urls set state = ?, status = 200, fetched_at = ? where id = ?",
-            (_DONE, time.time(), url_id),
+            (_DONE, now, url_id),
         )
         for url, host in new:
             added = db.execute(
@@ -104,22 +112,30 @@ class MinimalFrontier:
             "insert or ignore into links values (?, ?)",
             [(url_id, self._known[url]) for url in links],
         )
-        db.execute(
-            "update hosts set in_flight = 0, next_at = ? where id = ?", (time.time(), host_id)
-        )
-        self._lease = self._claim()
+        db.execute("update hosts set in_flight = 0, next_at = ? where id = ?", (now, host_id))
+        self._lease = self._claim(now)
         db.execute("COMMIT")
 
-    def _claim(self) -> tuple[int, int]:
-        now = time.time()
-        (host_id,) = self._db.execute(
-            "select id from hosts where in_flight = 0 and next_at <= ? order by next_at limit 1",
-            (now,),
-        ).fetchone()
-        (url_id,) = self._db.execute(
-            "select id from urls where host_id = ? and state = ? order by depth, id limit 1",
-            (host_id, _QUEUED),
-        ).fetchone()
+    def _claim(self, now: float) -> tuple[int, int]:
+        """The best queued URL of the first due host; a due host found with none queued is set
+        aside for good (as politecrawl clears a host's ``active`` flag)."""
+        while True:
+            due = self._db.execute(
+                "select id from hosts where in_flight = 0 and next_at <= ? "
+                "order by next_at limit 1",
+                (now,),
+            ).fetchone()
+            if due is None:
+                raise RuntimeError("no URL left to claim: queue more than the pages asked for")
+            (host_id,) = due
+            queued = self._db.execute(
+                "select id from urls where host_id = ? and state = ? order by depth, id limit 1",
+                (host_id, _QUEUED),
+            ).fetchone()
+            if queued is not None:
+                break
+            self._db.execute("update hosts set next_at = ? where id = ?", (_NEVER, host_id))
+        (url_id,) = queued
         self._db.execute("update urls set state = ? where id = ?", (_LEASED, url_id))
         self._db.execute("update hosts set in_flight = 1, next_at = ? where id = ?", (now, host_id))
         return url_id, host_id
@@ -149,12 +165,13 @@ def floor_ms_per_page(
         next_new = queued
         passes = []
         for _ in range(repeats):
+            now = time.time()  # one moment a pass, as frontier_bench.py's
             started = time.perf_counter()
             for _ in range(pages):
                 batch = urls(new_links, next_new)
                 new = [(url, (next_new + i) % hosts) for i, url in enumerate(batch)]
                 next_new += new_links
-                frontier.complete_and_claim([*menu, *(url for url, _ in new)], new)
+                frontier.complete_and_claim([*menu, *(url for url, _ in new)], new, now)
             passes.append(1000 * (time.perf_counter() - started) / pages)
         return statistics.median(passes)
     finally:
