@@ -10,8 +10,7 @@ origin's robots.txt outcome; ``start_run``/``finish_run``/``last_config`` record
 database server; ``compare_passes`` sets a recrawl pass beside the one before. The read-only
 queries of the report (``state_counts``, ``broken_urls``, ..., ``sitemap_rows``, ...,
 ``check_counts``, ...) hand out the values of ``reading_types`` (``UrlRow``, ``ReferrerRow``,
-...). Values crossing this boundary are frozen dataclasses; table
-rows never leave the package.
+...). Values crossing this boundary are frozen dataclasses; table rows never leave the package.
 """
 
 from politecrawl.store.check_reading import (

@@ -4,8 +4,8 @@
 (``postgresql+psycopg://...``). Before anything is written it checks that the target is empty
 or a politecrawl crawl database; a foreign file or database, or one written by a newer
 politecrawl, is refused with a ``StoreError`` and left untouched. An older crawl database is
-upgraded in place (``alembic upgrade head``) before use; a new one is made from the models and
-stamped at the newest revision.
+upgraded in place (``alembic upgrade head``) before use; a new one is made from the table
+definitions and stamped at the newest revision.
 
 SQLite runs in WAL mode with ``synchronous=NORMAL``: a killed process loses nothing committed
 (only a power cut can lose the last transactions; ``synchronous_full`` closes that too). Write
@@ -441,7 +441,7 @@ def _check_and_migrate(database: Database, shown: str, *, create: bool) -> None:
 
 
 def _create_at_head(connection: Connection) -> None:
-    """A new crawl database: the models' tables, stamped at ``SCHEMA_HEAD`` (Alembic's
+    """A new crawl database: ``schema``'s tables, stamped at ``SCHEMA_HEAD`` (Alembic's
     cookbook way to build a fresh database: create_all, then stamp), without loading Alembic
     (measured: 0.2-0.3 s of a new crawl's start). tests/store/test_database.py checks that
     the result equals what the migrations build, on both back ends."""

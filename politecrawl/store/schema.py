@@ -5,7 +5,7 @@ newest revision builds, and a test checks that autogenerate finds no difference.
 for their tables (``urls_table``, ``origins_table``, ...) and never leave ``politecrawl.store``:
 the frontier and the robots outcome store hand out frozen dataclasses. Core, not ORM classes:
 every statement is written in Core, and importing ``sqlalchemy.orm`` for the classes alone cost
-about 60 ms (of 410) at the start of every command that opens a crawl database.
+60-70 ms (of 415-467) at the start of every command that opens a crawl database.
 
 Times are aware UTC datetimes in Python and seconds since the epoch in the database
 (``EpochTime``, double precision): one type on both back ends, arithmetic in SQL for the

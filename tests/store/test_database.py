@@ -88,7 +88,7 @@ def migrated(database_url, tmp_path):
         next(targets, None)  # drops the PostgreSQL schema
 
 
-def test_c6_migrations_match_the_models(migrated):
+def test_c6_migrations_match_the_table_definitions(migrated):
     # A model change without a revision fails here (STYLE 13: autogenerate finds no diff).
     with migrated.connect() as connection:
         context = MigrationContext.configure(
@@ -137,8 +137,8 @@ def _schema(engine) -> dict:
     return described
 
 
-def test_c6_a_new_database_made_from_the_models_equals_the_migrations_one(database, migrated):
-    # A new database is made from the models and stamped (no Alembic); it must be exactly
+def test_c6_a_new_database_made_from_the_tables_equals_the_migrations_one(database, migrated):
+    # A new database is made from the table definitions and stamped (no Alembic); it must be exactly
     # what applying every migration to an empty database gives (compare_metadata above does
     # not compare server defaults or index conditions; this does).
     assert _schema(database.engine) == _schema(migrated)
