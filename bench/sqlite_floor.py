@@ -31,6 +31,7 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import NamedTuple
 
 from politecrawl.store.database import _WAL_AUTOCHECKPOINT_PAGES
 
@@ -154,28 +155,61 @@ def floor_ms_per_page(
     links: int,
     new_links: int,
     repeats: int = 3,
-) -> float:
+) -> Floor:
     """The median milliseconds a page of ``repeats`` passes of ``pages`` pages, each with
-    ``links`` links of which ``new_links`` new, over a minimal frontier of ``queued`` URLs;
-    ``urls(count, start)`` names the URLs as ``frontier_bench`` does."""
-    frontier = MinimalFrontier(directory / "floor.db", urls, hosts, queued)
+    ``links`` links of which ``new_links`` new, over a minimal frontier of ``queued`` URLs, and
+    the log pages a page writes; ``urls(count, start)`` names the URLs as ``frontier_bench``
+    does."""
+    path = directory / "floor.db"
+    frontier = MinimalFrontier(path, urls, hosts, queued)
     try:
         menu = urls(links - new_links, 0)
         frontier.know(menu)
         next_new = queued
-        passes = []
-        for _ in range(repeats):
-            now = time.time()  # one moment a pass, as frontier_bench.py's
-            started = time.perf_counter()
-            for _ in range(pages):
+
+        def run(count: int, now: float) -> None:
+            nonlocal next_new
+            for _ in range(count):
                 batch = urls(new_links, next_new)
                 new = [(url, (next_new + i) % hosts) for i, url in enumerate(batch)]
                 next_new += new_links
                 frontier.complete_and_claim([*menu, *(url for url, _ in new)], new, now)
+
+        passes = []
+        for _ in range(repeats):
+            now = time.time()  # one moment a pass, as frontier_bench.py's
+            started = time.perf_counter()
+            run(pages, now)
             passes.append(1000 * (time.perf_counter() - started) / pages)
-        return statistics.median(passes)
+        now = time.time()
+        frames = log_frames_a_page(path, lambda count: run(count, now))
+        return Floor(statistics.median(passes), frames)
     finally:
         frontier.close()
+
+
+class Floor(NamedTuple):
+    """The minimal frontier's page: its time and the log pages (4 KiB each) its commit writes."""
+
+    ms_a_page: float
+    log_frames_a_page: float
+
+
+def log_frames_a_page(path: Path, run_pages: Callable[[int], None], pages: int = 300) -> float:
+    """The WAL frames (changed pages, 4 KiB each) that each of ``pages`` pages of ``run_pages``
+    writes to the log of the database at ``path``: the log is emptied first (a checkpoint that
+    truncates it), then counted. Between two transactions only: every other connection to the
+    file must be idle."""
+    side = sqlite3.connect(path, isolation_level=None)
+    try:
+        busy, _, _ = side.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+        if busy:
+            raise RuntimeError(f"{path}: the log could not be emptied (a transaction is open)")
+        run_pages(pages)
+        _, frames, _ = side.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+        return float(frames) / pages
+    finally:
+        side.close()
 
 
 def main() -> None:
@@ -191,7 +225,8 @@ def main() -> None:
             links=LINKS, new_links=NEW_LINKS,
         )  # fmt: skip
     print(
-        f"minimal frontier, raw sqlite3: {floor:.3f} ms a page "
+        f"minimal frontier, raw sqlite3: {floor.ms_a_page:.3f} ms a page, "
+        f"{floor.log_frames_a_page:.1f} log pages a page "
         f"({LINKS} links a page, {NEW_LINKS} new; {args.queued:,} queued)"
     )
 
