@@ -8,15 +8,19 @@ run, what SQLite alone takes for the same page with the least a durable frontier
 * a minimal schema: ``hosts`` (due time, in flight), ``urls`` (a 16-byte blake2b key, unique,
   as politecrawl's ``url_key``; state, depth and an index to claim by host, state and depth)
   and ``links`` (from, to: a ``WITHOUT ROWID`` primary key);
-* Python's ``sqlite3`` driver directly (no SQLAlchemy), WAL with ``synchronous=NORMAL`` and
-  politecrawl's checkpoint interval (as it opens a crawl database), one ``BEGIN IMMEDIATE`` ...
+* Python's ``sqlite3`` driver directly (no SQLAlchemy), WAL with ``synchronous=NORMAL``,
+  politecrawl's checkpoint interval and foreign keys checked (as politecrawl opens a crawl
+  database: each new URL and link row looks up its parent rows), one ``BEGIN IMMEDIATE`` ...
   ``COMMIT`` a page;
 * per page: the claimed URL marked done, the page's new URLs inserted (their ids kept in a dict,
-  as politecrawl's cache of known URLs keeps them), one row a link, the host freed, and the next
-  URL claimed from a due host: the work of ``Frontier.complete_and_claim``, without the state
-  politecrawl also keeps (leases and their expiry, origins, outcomes, pace, passes);
-* the time as ``frontier_bench.py`` gives it: one fixed moment a pass, so that every host is due
-  at that moment and the claims go, as politecrawl's then do, to the first host that has URLs.
+  as politecrawl's cache of known URLs keeps them) and their hosts woken if set aside, one row a
+  link, the host freed, and the next URL claimed from a due host: the work of
+  ``Frontier.complete_and_claim``, without the state politecrawl also keeps (leases and their
+  expiry, which a crawl that resumes after a crash needs; origins, outcomes, pace, passes);
+* the time as ``frontier_bench.py`` gives it: one fixed moment a pass. A pass's first claims go
+  to the hosts the pass before did not stamp with its moment, one host a page; once every host
+  carries the pass's moment, the claims stay on the first host with URLs queued. politecrawl's
+  claims take the same course in the bench.
 
 Run alone: ``.venv/bin/python bench/sqlite_floor.py [--queued 1000000] [--pages 3000]``.
 """
@@ -33,6 +37,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import NamedTuple
 
+# politecrawl's own setting, so that both frontiers copy their logs back as often.
 from politecrawl.store.database import _WAL_AUTOCHECKPOINT_PAGES
 
 _SCHEMA = """
@@ -40,12 +45,13 @@ create table hosts (id integer primary key, next_at real not null, in_flight int
 create index ix_hosts_due on hosts (in_flight, next_at);
 create table urls (
     id integer primary key, url_key blob not null unique, url text not null,
-    host_id integer not null, state integer not null, depth integer not null,
-    status integer, fetched_at real
+    host_id integer not null references hosts (id), state integer not null,
+    depth integer not null, status integer, fetched_at real
 );
 create index ix_urls_claim on urls (host_id, state, depth, id);
 create table links (
-    from_id integer not null, to_id integer not null, primary key (from_id, to_id)
+    from_id integer not null references urls (id), to_id integer not null references urls (id),
+    primary key (from_id, to_id)
 ) without rowid;
 """
 _QUEUED, _LEASED, _DONE = 0, 1, 2
@@ -66,6 +72,7 @@ class MinimalFrontier:
         self._db.execute("PRAGMA journal_mode = WAL")
         self._db.execute("PRAGMA synchronous = NORMAL")
         self._db.execute(f"PRAGMA wal_autocheckpoint = {_WAL_AUTOCHECKPOINT_PAGES}")
+        self._db.execute("PRAGMA foreign_keys = ON")
         self._db.executescript(_SCHEMA)
         self._hosts = hosts
         self._known: dict[str, int] = {}
@@ -109,6 +116,11 @@ class MinimalFrontier:
             )
             if added.rowcount:
                 self._known[url] = added.lastrowid or 0
+        # A host set aside when it had nothing queued is due again (politecrawl: ``active``).
+        db.executemany(
+            "update hosts set next_at = ? where id = ? and next_at = ?",
+            [(now, host, _NEVER) for host in sorted({host for _, host in new})],
+        )
         db.executemany(
             "insert or ignore into links values (?, ?)",
             [(url_id, self._known[url]) for url in links],
@@ -119,7 +131,7 @@ class MinimalFrontier:
 
     def _claim(self, now: float) -> tuple[int, int]:
         """The best queued URL of the first due host; a due host found with none queued is set
-        aside for good (as politecrawl clears a host's ``active`` flag)."""
+        aside until a URL of it is added (as politecrawl clears a host's ``active`` flag)."""
         while True:
             due = self._db.execute(
                 "select id from hosts where in_flight = 0 and next_at <= ? "
@@ -145,7 +157,7 @@ class MinimalFrontier:
         self._db.close()
 
 
-def floor_ms_per_page(
+def measure_floor(
     directory: Path,
     urls: Callable[[int, int], list[str]],
     *,
@@ -195,18 +207,27 @@ class Floor(NamedTuple):
     log_frames_a_page: float
 
 
-def log_frames_a_page(path: Path, run_pages: Callable[[int], None], pages: int = 300) -> float:
+def log_frames_a_page(path: Path, run_pages: Callable[[int], None], pages: int = 100) -> float:
     """The WAL frames (changed pages, 4 KiB each) that each of ``pages`` pages of ``run_pages``
     writes to the log of the database at ``path``: the log is emptied first (a checkpoint that
     truncates it), then counted. Between two transactions only: every other connection to the
-    file must be idle."""
+    file must be idle. Raises when the count cannot be trusted: when the log was copied back
+    and begun again meanwhile (a checkpoint of its own: the file then holds more frames than
+    the count), or when a checkpoint was refused."""
     side = sqlite3.connect(path, isolation_level=None)
     try:
         busy, _, _ = side.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
         if busy:
             raise RuntimeError(f"{path}: the log could not be emptied (a transaction is open)")
         run_pages(pages)
-        _, frames, _ = side.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+        (page_size,) = side.execute("PRAGMA page_size").fetchone()
+        busy, frames, _ = side.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+        log_bytes = Path(f"{path}-wal").stat().st_size
+        if busy or log_bytes != 32 + frames * (page_size + 24):  # the log's header, each frame's
+            raise RuntimeError(
+                f"{path}: {frames} frames counted, but the log holds {log_bytes:,} bytes "
+                "(begun again meanwhile): count fewer pages"
+            )
         return float(frames) / pages
     finally:
         side.close()
@@ -220,7 +241,7 @@ def main() -> None:
     parser.add_argument("--pages", type=int, default=3_000)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as scratch:
-        floor = floor_ms_per_page(
+        floor = measure_floor(
             Path(scratch), urls, hosts=HOSTS, queued=args.queued, pages=args.pages,
             links=LINKS, new_links=NEW_LINKS,
         )  # fmt: skip

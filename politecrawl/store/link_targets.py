@@ -10,7 +10,7 @@ after Ctrl-C or an error, to stop at once), and a report builds it first when it
 live crawl, one stopped or killed), after which the crawl keeps it up to date, as before, until
 its next run. On PostgreSQL it is built and dropped ``CONCURRENTLY``, so that the crawls of other
 machines go on writing meanwhile. A reader that may not build it (a role that can only read, a
-build in progress elsewhere) reads without it: the same answers, slower. Not a model's index:
+build in progress elsewhere) reads without it: the same answers, slower. Not in ``schema``:
 migration 0006 removed it, so that autogenerate and ``create_all`` agree on a database without it.
 """
 

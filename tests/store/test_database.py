@@ -89,7 +89,7 @@ def migrated(database_url, tmp_path):
 
 
 def test_c6_migrations_match_the_table_definitions(migrated):
-    # A model change without a revision fails here (STYLE 13: autogenerate finds no diff).
+    # A table change without a revision fails here (STYLE 13: autogenerate finds no diff).
     with migrated.connect() as connection:
         context = MigrationContext.configure(
             connection, opts={"compare_type": True, "version_table": VERSION_TABLE}
