@@ -5,8 +5,8 @@ commit a page) at a million queued URLs. Its target is an absolute time, and the
 differ by 2x from one day to the next; this module measures, on the same machine in the same
 run, what SQLite alone takes for the same page with the least a durable frontier must keep:
 
-* a minimal schema: ``hosts`` (due time, in flight), ``urls`` (a 16-byte blake2b key, unique,
-  as politecrawl's ``url_key``; state, depth and an index to claim by host, state and depth)
+* a minimal schema: ``hosts`` (due time, in flight), ``urls`` (politecrawl's 16-byte ``url_key``,
+  unique; state, depth and an index to claim by host, state and depth)
   and ``links`` (from, to: a ``WITHOUT ROWID`` primary key);
 * Python's ``sqlite3`` driver directly (no SQLAlchemy), WAL with ``synchronous=NORMAL``,
   politecrawl's checkpoint interval and foreign keys checked (as politecrawl opens a crawl
@@ -28,7 +28,6 @@ Run alone: ``.venv/bin/python bench/sqlite_floor.py [--queued 1000000] [--pages 
 from __future__ import annotations
 
 import argparse
-import hashlib
 import sqlite3
 import statistics
 import tempfile
@@ -39,6 +38,7 @@ from typing import NamedTuple
 
 # politecrawl's own setting, so that both frontiers copy their logs back as often.
 from politecrawl.store.database import _WAL_AUTOCHECKPOINT_PAGES
+from politecrawl.urls import url_key
 
 _SCHEMA = """
 create table hosts (id integer primary key, next_at real not null, in_flight integer not null);
@@ -58,10 +58,6 @@ _QUEUED, _LEASED, _DONE = 0, 1, 2
 _NEVER = float("inf")  # the due time of a host with nothing queued
 
 
-def _key(url: str) -> bytes:
-    return hashlib.blake2b(url.encode("utf-8"), digest_size=16).digest()
-
-
 class MinimalFrontier:
     """The minimal schema on a fresh file, filled with ``queued`` URLs of ``urls(n)``."""
 
@@ -74,7 +70,6 @@ class MinimalFrontier:
         self._db.execute(f"PRAGMA wal_autocheckpoint = {_WAL_AUTOCHECKPOINT_PAGES}")
         self._db.execute("PRAGMA foreign_keys = ON")
         self._db.executescript(_SCHEMA)
-        self._hosts = hosts
         self._known: dict[str, int] = {}
         self._db.execute("BEGIN")
         self._db.executemany(
@@ -84,7 +79,7 @@ class MinimalFrontier:
             batch = urls(min(50_000, queued - start), start)
             self._db.executemany(
                 "insert into urls (url_key, url, host_id, state, depth) values (?, ?, ?, ?, 1)",
-                [(_key(u), u, (start + i) % hosts, _QUEUED) for i, u in enumerate(batch)],
+                [(url_key(u), u, (start + i) % hosts, _QUEUED) for i, u in enumerate(batch)],
             )
         self._db.execute("COMMIT")
         self._db.execute("BEGIN IMMEDIATE")
@@ -95,7 +90,7 @@ class MinimalFrontier:
         """Remember the ids of ``urls`` (queued already), as politecrawl's cache does."""
         for url in urls:
             (self._known[url],) = self._db.execute(
-                "select id from urls where url_key = ?", (_key(url),)
+                "select id from urls where url_key = ?", (url_key(url),)
             ).fetchone()
 
     def complete_and_claim(self, links: list[str], new: list[tuple[str, int]], now: float) -> None:
@@ -112,7 +107,7 @@ class MinimalFrontier:
             added = db.execute(
                 "insert or ignore into urls (url_key, url, host_id, state, depth) "
                 "values (?, ?, ?, ?, 2)",
-                (_key(url), url, host, _QUEUED),
+                (url_key(url), url, host, _QUEUED),
             )
             if added.rowcount:
                 self._known[url] = added.lastrowid or 0
