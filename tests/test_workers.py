@@ -6,8 +6,10 @@ import queue
 import threading
 from datetime import timedelta
 
+import pytest
+
 from politecrawl.clock import SystemClock, wait_for_event
-from politecrawl.crawl.workers import RunLimits, Workers
+from politecrawl.crawl.workers import CLAIM_AHEAD_SECONDS, RunLimits, Workers
 from politecrawl.store import Wait
 from politecrawl.testing import FakeClock
 
@@ -43,9 +45,19 @@ def test_a_wait_with_the_run_going_on_sleeps_and_asks_again():
     clock = FakeClock()
     workers = _workers(clock)
     started = clock.monotonic()
-    assert workers._wait(Wait(clock.now() + timedelta(seconds=0.1), "politeness delay"))
+    assert workers._wait(Wait(clock.now() + timedelta(seconds=0.1), "in flight"))
     assert clock.monotonic() - started == 0.1
     assert workers.summary.stopped_because == ""
+
+
+def test_p2_a_wait_for_a_hosts_delay_asks_again_as_early_as_a_claim_may_take_it():
+    # The claim may take a host CLAIM_AHEAD_SECONDS before it is due (its lease starts then):
+    # the worker waiting for that host asks that much earlier, not after its due time.
+    clock = FakeClock()
+    workers = _workers(clock)
+    started = clock.monotonic()
+    assert workers._wait(Wait(clock.now() + timedelta(seconds=0.1), "politeness delay"))
+    assert clock.monotonic() - started == pytest.approx(0.1 - CLAIM_AHEAD_SECONDS)
 
 
 def test_a_fake_clock_waits_on_an_event_without_moving_once_it_is_set():

@@ -32,6 +32,12 @@ if TYPE_CHECKING:
     from politecrawl.crawl.visit_result import VisitResult
 
 _POLL_SECONDS = 0.25
+CLAIM_AHEAD_SECONDS = 0.005
+"""A worker may claim a host this long before it is due, and waits for that moment before the
+visit asks anything (P2). The claim's transaction (a wait for the write lock with it) and the
+worker's wake-up then come before the host's next start instead of after it, where they added
+2-5 ms to every gap of a host with a short delay (from the server's log, bench web at delay 0:
+the Request-rate host asking 20 ms). Short, because a worker that claimed ahead waits idle."""
 _DONE = object()
 
 
@@ -165,12 +171,14 @@ class Workers:
     def _work(self, me: str, started: float) -> None:
         claimed: Lease | Wait | None = None
         try:
-            claimed = self.frontier.claim(me, now=self.clock.now)
+            claimed = self.frontier.claim(me, now=self.clock.now, ahead_seconds=CLAIM_AHEAD_SECONDS)
             while not self._stop.is_set():
                 if isinstance(claimed, Wait):
                     if not self._wait(claimed):
                         break
-                    claimed = self.frontier.claim(me, now=self.clock.now)
+                    claimed = self.frontier.claim(
+                        me, now=self.clock.now, ahead_seconds=CLAIM_AHEAD_SECONDS
+                    )
                     continue
                 if self._limit_reached(started):
                     self._release(claimed)
@@ -213,14 +221,18 @@ class Workers:
                 self.frontier.fail(lease, message, now=now, next_fetch_at=next_fetch_at)
 
     def _visit(self, lease: Lease, me: str) -> Lease | Wait:
+        # A lease claimed ahead of its host's next start (CLAIM_AHEAD_SECONDS) starts then (P2).
+        self.clock.sleep((lease.claimed_at - self.clock.now()).total_seconds())
         result: VisitResult = self.visitor.visit(lease)
         self._count(result)
         # What the visit found is recorded with this worker's next claim: one commit a lease.
         record = result.completion or result.end
         if record is None:
-            claimed = self.frontier.claim(me, now=self.clock.now)
+            claimed = self.frontier.claim(me, now=self.clock.now, ahead_seconds=CLAIM_AHEAD_SECONDS)
         else:
-            _, claimed = self.frontier.complete_and_claim(record, worker=me, now=self.clock.now)
+            _, claimed = self.frontier.complete_and_claim(
+                record, worker=me, now=self.clock.now, ahead_seconds=CLAIM_AHEAD_SECONDS
+            )
         if result.excluded is not None:
             self._events.put(result.excluded)
         if result.page is not None:
@@ -248,6 +260,8 @@ class Workers:
         seconds = (wait.until - self.clock.now()).total_seconds()
         if wait.reason == "deferred work" and seconds > self.limits.deferred_horizon_seconds:
             return self._end("only deferred work left")
+        if wait.reason == "politeness delay":
+            seconds -= CLAIM_AHEAD_SECONDS  # the claim takes the host that far ahead of time
         # A thread that ends the run wakes the others: a crawl's last page would otherwise be
         # followed by up to a poll's wait (0.25 s) of threads that have nothing left to do.
         return not wait_for_event(self.clock, self._ending, min(max(seconds, 0.001), _POLL_SECONDS))

@@ -1,7 +1,8 @@
 """Claiming: a slot on a due host, then its best queued URL, as one ``Lease`` [P1, P2, C5].
 
-The statements are ``statements.take_host_slot`` (the host: due, room for a request, of the
-first due the one waiting longest) and ``statements.lease_best_url`` (the URL: breadth first);
+The statements are ``statements.take_host_slot`` (the host: due, or due within the claim's
+``ahead_seconds``, room for a request, of the first due the one waiting longest, its delay counted
+twice) and ``statements.lease_best_url`` (the URL: breadth first);
 a host whose queue turned out empty gives its slot back and sleeps until a URL of it is added.
 ``next_wait`` says when a worker that found nothing should ask again, and why
 (``statements.next_wait_times``: one statement, one round trip).
@@ -9,6 +10,7 @@ a host whose queue turned out empty gives its slot back and sleeps until a URL o
 
 from __future__ import annotations
 
+import math
 from datetime import datetime, timedelta
 
 from sqlalchemy import Connection
@@ -26,15 +28,27 @@ class Claimer:
     def __init__(self, lease_seconds: float) -> None:
         self.lease_seconds = lease_seconds
 
-    def claim(self, connection: Connection, worker: str, now: datetime) -> Lease | None:
-        """The best URL of a due host, leased to ``worker``; None when no host is due."""
+    def claim(
+        self, connection: Connection, worker: str, now: datetime, *, ahead_seconds: float = 0.0
+    ) -> Lease | None:
+        """The best URL of a host due by ``now``, leased to ``worker``; None when no host is
+        due. With ``ahead_seconds``, a host due that much later may be taken: its lease starts
+        when it is due (``Lease.claimed_at``), and its worker must not ask before (P2)."""
+        epoch = sql.epoch(now)
+        ready = epoch + ahead_seconds
         for _ in range(_MAX_EMPTY_HOSTS_PER_CLAIM):
-            host = sql.take_host_slot.first(connection, {"now": sql.epoch(now)})
+            host = sql.take_host_slot.first(connection, {"now": epoch, "ready": ready})
             if host is None:
                 return None
-            host_id, host_name, error_streak = host
+            host_id, host_name, error_streak, starts_at = host
             lease = self._lease_best_url(
-                connection, host_id, host_name, worker, now, error_streak=error_streak or 0
+                connection,
+                host_id,
+                host_name,
+                worker,
+                now,
+                starts_at=_start_of(starts_at, now),
+                error_streak=error_streak or 0,
             )
             if lease is not None:
                 return lease
@@ -49,6 +63,7 @@ class Claimer:
         worker: str,
         now: datetime,
         *,
+        starts_at: datetime,
         error_streak: int,
     ) -> Lease | None:
         expires_at = now + timedelta(seconds=self.lease_seconds)
@@ -88,7 +103,7 @@ class Claimer:
             owner=worker,
             expires_at=expires_at,
             pass_number=pass_number,
-            claimed_at=now,
+            claimed_at=starts_at,
             redirect_hops=hops,
             etag=etag,
             last_modified=modified,
@@ -100,6 +115,14 @@ class Claimer:
             fetched_at=sql.moment(fetched_at),
             sitemap_lastmod=sql.moment(sitemap_lastmod),
         )
+
+
+def _start_of(starts_at: float, now: datetime) -> datetime:
+    """The lease's start: ``now``, or the moment its host is due when that is later (rounded
+    up to the microsecond, so that the worker never asks before it)."""
+    start = sql.moment(math.ceil(starts_at * 1_000_000) / 1_000_000)
+    assert start is not None
+    return max(start, now)
 
 
 def next_wait(connection: Connection, now: datetime) -> Wait:

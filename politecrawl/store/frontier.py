@@ -1,8 +1,9 @@
 """The frontier: which URL is fetched next, by whom, and what became of it [C2, C5, P1-P3].
 
 Hosts are the unit of scheduling: a claim picks a host that is due (its next start time has
-come and it has fewer requests in flight than allowed; of the first due, the one waiting longest
-since its last request), then that host's best queued URL through
+come, or comes within the claim's ``ahead_seconds``, when the lease starts; and it has fewer
+requests in flight than allowed; of the first due, the one waiting longest since its last request,
+its delay counted twice), then that host's best queued URL through
 the index on (host, state, depth, priority, id), so the URL table is never scanned (after a
 failure of the host, a URL to retry, whose priority is its attempts, only when it has no
 other: P3). The host's
@@ -140,24 +141,28 @@ class Frontier:
 
     # --- claiming ---------------------------------------------------------------------------
 
-    def claim(self, worker: str, *, now: Now) -> Lease | Wait:
+    def claim(self, worker: str, *, now: Now, ahead_seconds: float = 0.0) -> Lease | Wait:
         """Lease the best URL of a due host to ``worker``, or say when to ask again. ``now``:
-        the time, or a clock's ``now``, asked inside the write transaction (``Now``)."""
+        the time, or a clock's ``now``, asked inside the write transaction (``Now``).
+        ``ahead_seconds``: a host due that much later may be leased; the lease starts when it
+        is due (``Lease.claimed_at``), and no request of it may start before then (P2)."""
         self._housekeeping(moment(now))
 
         def claim_when_writing(connection: Connection) -> tuple[datetime, Lease | Wait]:
             at = moment(now)
-            return at, self._claim_or_wait(connection, worker, at)
+            return at, self._claim_or_wait(connection, worker, at, ahead_seconds)
 
         at, claimed = self._write(claim_when_writing)
         return self._after_empty_claim(claimed, at) if isinstance(claimed, Wait) else claimed
 
-    def _claim_or_wait(self, connection: Connection, worker: str, now: datetime) -> Lease | Wait:
+    def _claim_or_wait(
+        self, connection: Connection, worker: str, now: datetime, ahead_seconds: float = 0.0
+    ) -> Lease | Wait:
         """A lease for ``worker`` or, read in the same transaction, when to ask again: a
         second, read-only transaction for it cost a pool round (and on PostgreSQL a round
         trip) after most completed pages at delay 0, where a host waits one response time
         after each response (P3)."""
-        lease = self._claimer.claim(connection, worker, now)
+        lease = self._claimer.claim(connection, worker, now, ahead_seconds=ahead_seconds)
         return lease if lease is not None else next_wait(connection, now)
 
     def _housekeeping(self, now: datetime) -> None:
@@ -227,12 +232,18 @@ class Frontier:
         )
 
     def complete_and_claim(
-        self, completion: Completion | LeaseEnd, *, worker: str, now: Now
+        self,
+        completion: Completion | LeaseEnd,
+        *,
+        worker: str,
+        now: Now,
+        ahead_seconds: float = 0.0,
     ) -> tuple[bool, Lease | Wait]:
         """Record ``completion`` (as ``complete`` or ``end``) and claim the worker's next lease
         in the same transaction: one commit per lease. Returns what ``complete`` and ``claim``
-        return. ``now`` as for ``claim``: the lease's end is recorded at the time asked for it,
-        the next lease claimed at the time read inside the write transaction."""
+        return. ``now`` and ``ahead_seconds`` as for ``claim``: the lease's end is recorded at
+        the time asked for it, the next lease claimed at the time read inside the write
+        transaction."""
         asked = moment(now)
         self._housekeeping(asked)
         if isinstance(completion, LeaseEnd):
@@ -251,7 +262,7 @@ class Frontier:
         def complete_then_claim(connection: Connection) -> tuple[datetime, bool, Lease | Wait]:
             recorded = record(connection, asked)
             at = moment(now)
-            return at, recorded, self._claim_or_wait(connection, worker, at)
+            return at, recorded, self._claim_or_wait(connection, worker, at, ahead_seconds)
 
         write = self._write if self.group_commit is None else self.group_commit.run
         at, recorded, following = write(complete_then_claim)

@@ -59,13 +59,23 @@ _NOW = bindparam("now", type_=EpochTime())
 # and relies on BEGIN IMMEDIATE.
 #
 # Of the hosts due first (a window read off the index), the one that has waited longest since
-# its last request (next start - delay) goes first: a host with a long Crawl-delay, which bounds
-# the crawl's end, would otherwise queue behind every delay-0 host that finished after its last
-# request and be served late, time after time.
+# its last request (next start - delay), counting its delay once more (next start - 2 x delay),
+# goes first. A host with a long delay (a Crawl-delay, a Request-rate, a back-off) bounds when the
+# crawl can end: it is served the moment it is due, ahead of the quick hosts that took their
+# turns meanwhile, and not behind every one that finished before it. Among hosts whose delays
+# are alike (the configured delay, or delay 0 with a millisecond's slowdown each) the order stays
+# their turns since their last requests, so none of them is starved.
 _DUE_WINDOW = 16
+#
+# A claim may take a host that comes due a moment later (``ready``: the time asked plus the
+# claim's ``ahead_seconds``): its lease starts when the host is due, and the worker waits for
+# that before it asks (P2), so the claim's own transaction is not part of the host's gap.
+_READY = bindparam("ready", type_=EpochTime())
 _DUE_HOSTS = (
     select(hosts.c.id, hosts.c.next_fetch_at, hosts.c.delay_seconds)
-    .where(hosts.c.active, hosts.c.next_fetch_at <= _NOW, hosts.c.in_flight < hosts.c.max_in_flight)
+    .where(
+        hosts.c.active, hosts.c.next_fetch_at <= _READY, hosts.c.in_flight < hosts.c.max_in_flight
+    )
     .order_by(hosts.c.next_fetch_at)
     .limit(_DUE_WINDOW)
     .with_for_update(skip_locked=True)
@@ -73,15 +83,25 @@ _DUE_HOSTS = (
 )
 _DUE_HOST = (
     select(_DUE_HOSTS.c.id)
-    .order_by(_DUE_HOSTS.c.next_fetch_at - _DUE_HOSTS.c.delay_seconds, _DUE_HOSTS.c.id)
+    .order_by(_DUE_HOSTS.c.next_fetch_at - 2 * _DUE_HOSTS.c.delay_seconds, _DUE_HOSTS.c.id)
     .limit(1)
     .scalar_subquery()
 )
 TAKE_HOST_SLOT_SQL = (
     update(hosts)
     .where(hosts.c.id == _DUE_HOST)
-    .values(in_flight=hosts.c.in_flight + 1, next_fetch_at=_NOW + hosts.c.delay_seconds)
-    .returning(hosts.c.id, hosts.c.host, hosts.c.error_streak)
+    .values(
+        in_flight=hosts.c.in_flight + 1,
+        # The lease's start (when the host is due, or now if later) plus the host's delay.
+        next_fetch_at=case((hosts.c.next_fetch_at > _NOW, hosts.c.next_fetch_at), else_=_NOW)
+        + hosts.c.delay_seconds,
+    )
+    .returning(
+        hosts.c.id,
+        hosts.c.host,
+        hosts.c.error_streak,
+        (hosts.c.next_fetch_at - hosts.c.delay_seconds).label("starts_at"),
+    )
 )
 
 # The slot was taken on a host with nothing queued: give it back and let the host sleep until

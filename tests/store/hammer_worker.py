@@ -1,9 +1,12 @@
 """A worker process for the concurrency and crash tests: claims and completes until done.
 
 Usage: hammer_worker.py DATABASE LOG [--threads N] [--delay S] [--work S] [--together]
+                        [--ahead S]
 
 ``--together``: each thread records a page with its next claim (``complete_and_claim``, as the
 crawl does), so that on SQLite the pages of several threads share a transaction (group commit).
+``--ahead``: with ``--together``, claims may take a host due that many seconds later, and the
+thread waits for its lease's start before its "request", as the crawl's workers do.
 
 Appends one JSON line per event to LOG, flushed at once: {"event": "start"|"done", "url_id",
 "host", "at"} with wall-clock times, so the test can check politeness from the log.
@@ -37,6 +40,7 @@ def main() -> None:
     parser.add_argument("--delay", type=float, default=0.02)
     parser.add_argument("--work", type=float, default=0.002)
     parser.add_argument("--together", action="store_true")
+    parser.add_argument("--ahead", type=float, default=0.0)
     args = parser.parse_args()
     database = open_database(args.database)
     frontier = Frontier(database, default_delay_seconds=args.delay, lease_seconds=30)
@@ -71,23 +75,31 @@ def main() -> None:
 
     def work_together(name: str) -> None:
         me = worker_id(name)
-        claimed: Lease | Wait = frontier.claim(me, now=datetime.now(UTC))
+        ahead = args.ahead
+        claimed: Lease | Wait = frontier.claim(me, now=datetime.now(UTC), ahead_seconds=ahead)
         while True:
             if not isinstance(claimed, Lease):
                 if claimed.until is None:
                     return
                 now = datetime.now(UTC)
-                time.sleep(min(max((claimed.until - now).total_seconds(), 0.001), 0.05))
-                claimed = frontier.claim(me, now=datetime.now(UTC))
+                time.sleep(min(max((claimed.until - now).total_seconds() - ahead, 0.001), 0.05))
+                claimed = frontier.claim(me, now=datetime.now(UTC), ahead_seconds=ahead)
                 continue
             lease = claimed
-            write("start", lease, lease.claimed_at)
+            if ahead:
+                # The lease starts when its host is due; the log gets the moment it really did.
+                time.sleep(max((lease.claimed_at - datetime.now(UTC)).total_seconds(), 0.0))
+                write("start", lease, max(lease.claimed_at, datetime.now(UTC)))
+            else:
+                write("start", lease, lease.claimed_at)
             time.sleep(args.work)  # the "request"
             end = datetime.now(UTC)
             completion = Completion(
                 lease, PageOutcome(200), next_fetch_at=end + timedelta(seconds=args.delay)
             )
-            recorded, claimed = frontier.complete_and_claim(completion, worker=me, now=end)
+            recorded, claimed = frontier.complete_and_claim(
+                completion, worker=me, now=end, ahead_seconds=ahead
+            )
             if recorded:
                 write("done", lease, end)
 

@@ -25,9 +25,9 @@ PAGES_PER_HOST = 8
 DELAY = 0.02
 
 
-def seed(target: str) -> int:
+def seed(target: str, hosts: int = HOSTS, pages: int = PAGES_PER_HOST) -> int:
     database = open_database(target)
-    urls = [f"http://h{h}.example/p{p}" for h in range(HOSTS) for p in range(PAGES_PER_HOST)]
+    urls = [f"http://h{h}.example/p{p}" for h in range(hosts) for p in range(pages)]
     Frontier(database).add(urls, now=datetime.now(UTC))
     with database.engine.begin() as connection:
         # Every host gets the test's delay (hosts are created with the frontier's default).
@@ -65,7 +65,13 @@ def check_politeness(events: list[dict]) -> float:
 
 
 def run_workers(
-    target: str, log: Path, processes: int, threads: int, *, together: bool = False
+    target: str,
+    log: Path,
+    processes: int,
+    threads: int,
+    *,
+    together: bool = False,
+    ahead: float = 0.0,
 ) -> None:
     children = [
         subprocess.Popen(
@@ -79,6 +85,7 @@ def run_workers(
                 "--delay",
                 str(DELAY),
                 *(["--together"] if together else []),
+                *(["--ahead", str(ahead)] if ahead else []),
             ]
         )
         for _ in range(processes)
@@ -105,22 +112,31 @@ def check_all_done_once(target: str, events: list[dict], total: int, kills: int 
 
 
 @pytest.mark.parametrize(
-    ("processes", "threads", "together"),
-    [(1, 8, False), (3, 2, False), (1, 8, True), (3, 2, True)],
+    ("processes", "threads", "together", "ahead"),
+    [
+        (1, 8, False, 0.0),
+        (3, 2, False, 0.0),
+        (1, 8, True, 0.0),
+        (3, 2, True, 0.0),
+        (3, 2, True, 0.01),
+    ],
     ids=[
         "eight-threads",
         "three-processes",
         "eight-threads-group-commit",
         "three-processes-group-commit",
+        "three-processes-claiming-ahead",
     ],
 )
-def test_p1_threads_and_processes_on_one_sqlite_file(tmp_path, processes, threads, together):
+def test_p1_threads_and_processes_on_one_sqlite_file(tmp_path, processes, threads, together, ahead):
     """``together``: pages recorded with the next claim, several threads' in one
-    transaction (group commit): each still done once, no URL claimed twice, the pace held."""
+    transaction (group commit): each still done once, no URL claimed twice, the pace held.
+    ``ahead``: claims take hosts due up to that much later, as the crawl's workers do (P2);
+    with fewer hosts than threads, so that most claims are made ahead."""
     target = str(tmp_path / "crawl.db")
-    total = seed(target)
+    total = seed(target, hosts=4, pages=40) if ahead else seed(target)
     log = tmp_path / "events.jsonl"
-    run_workers(target, log, processes=processes, threads=threads, together=together)
+    run_workers(target, log, processes=processes, threads=threads, together=together, ahead=ahead)
     events = read_log(log)
     check_all_done_once(target, events, total)
     starts = Counter(event["url_id"] for event in events if event["event"] == "start")
@@ -129,12 +145,13 @@ def test_p1_threads_and_processes_on_one_sqlite_file(tmp_path, processes, thread
 
 
 @pytest.mark.postgres
-def test_p1_four_processes_on_postgres(tmp_path):
+@pytest.mark.parametrize("ahead", [0.0, 0.01], ids=["on-time", "claiming-ahead"])
+def test_p1_four_processes_on_postgres(tmp_path, ahead):
     require_postgres()
     for target in postgres_schema_url():
-        total = seed(target)
+        total = seed(target, hosts=4, pages=40) if ahead else seed(target)
         log = tmp_path / "events.jsonl"
-        run_workers(target, log, processes=4, threads=2)
+        run_workers(target, log, processes=4, threads=2, together=bool(ahead), ahead=ahead)
         events = read_log(log)
         check_all_done_once(target, events, total)
         starts = Counter(event["url_id"] for event in events if event["event"] == "start")

@@ -106,6 +106,45 @@ def test_p2_the_slot_is_taken_at_claim_time(frontier):
     assert lease.url == "http://a.example/1"
 
 
+def test_p2_a_claim_ahead_takes_a_host_due_a_moment_later_and_its_lease_starts_then(frontier):
+    # a.example is due at 1.5 s. Asked at 1.497 s with 5 ms ahead, the claim leases it: the
+    # lease starts at 1.5 s (its worker must not ask before), and the host's slot runs from
+    # there, not from the claim.
+    frontier.add(["http://a.example/1", "http://a.example/2", "http://a.example/3"], now=T0)
+    lease = claim(frontier, 0)
+    frontier.complete(lease, PageOutcome(200), now=at(0.5), next_fetch_at=at(1.5))
+    ahead = frontier.claim("w1", now=at(1.497), ahead_seconds=0.005)
+    assert isinstance(ahead, Lease)
+    assert ahead.claimed_at == at(1.5)
+    # The slot a killed worker would leave (P2): the lease's start plus the 1 s delay.
+    with frontier.database.engine.connect() as connection:
+        next_start = connection.execute(text("SELECT next_fetch_at FROM hosts")).scalar_one()
+    assert next_start == pytest.approx(at(2.5).timestamp())
+    # A lease given back unused returns the host's slot as it was due: at 1.5 s, not 1.497 s.
+    frontier.release(ahead, now=at(1.498), next_fetch_at=ahead.claimed_at)
+    assert frontier.claim("w2", now=at(1.499)) == Wait(at(1.5), "politeness delay")
+
+
+def test_p2_a_claim_ahead_never_takes_a_host_due_later_than_that(frontier):
+    frontier.add(["http://a.example/1", "http://a.example/2"], now=T0)
+    lease = claim(frontier, 0)
+    frontier.complete(lease, PageOutcome(200), now=at(0.5), next_fetch_at=at(1.5))
+    assert frontier.claim("w1", now=at(1.49), ahead_seconds=0.005) == Wait(
+        at(1.5), "politeness delay"
+    )
+    # Without ahead_seconds (the default), a host is leased only once it is due.
+    assert frontier.claim("w1", now=at(1.499)) == Wait(at(1.5), "politeness delay")
+    on_time = claim(frontier, 1.5)
+    assert on_time.claimed_at == at(1.5)
+
+
+def test_p2_a_claim_ahead_of_a_host_already_due_starts_at_once(frontier):
+    frontier.add(["http://a.example/1"], now=T0)
+    lease = frontier.claim("w1", now=at(3), ahead_seconds=0.005)
+    assert isinstance(lease, Lease)
+    assert lease.claimed_at == at(3)
+
+
 def test_p2_of_due_hosts_the_one_waiting_longest_since_its_last_request_goes_first(frontier):
     # slow.example asks for 2 s between requests, fast.example for none. Both are due at 3 s;
     # fast became due earlier (it finished at 1.5 s), but slow has waited longer since its last
@@ -123,6 +162,45 @@ def test_p2_of_due_hosts_the_one_waiting_longest_since_its_last_request_goes_fir
     )
     assert claim(frontier, 3).host == "slow.example"
     assert claim(frontier, 3, "w2").host == "fast.example"
+
+
+def test_p2_a_host_with_a_long_delay_goes_first_even_behind_a_quick_host_that_waited_longer(
+    frontier,
+):
+    # slow.example asks for 2 s and finished at 1.2 s, so it is due at 3.2 s; fast.example asks
+    # for nothing and finished at 1.0 s. At 3.2 s fast has waited longer since its last request
+    # (2.2 s against 2.0 s), but slow bounds the crawl's end: a turn it misses costs the crawl
+    # its delay, one that fast misses costs nothing. Its delay counts twice: slow goes first.
+    frontier.add(["http://slow.example/1", "http://slow.example/2"], now=T0)
+    frontier.add(["http://fast.example/1", "http://fast.example/2"], now=T0)
+    first, second = claim(frontier, 0), claim(frontier, 0, "w2")
+    slow, fast = sorted((first, second), key=lambda lease: lease.host != "slow.example")
+    frontier.complete(
+        slow, PageOutcome(200), now=at(1.2), next_fetch_at=at(3.2), host_delay_seconds=2.0
+    )
+    frontier.complete(
+        fast, PageOutcome(200), now=at(1.0), next_fetch_at=at(1.0), host_delay_seconds=0.0
+    )
+    assert claim(frontier, 3.2).host == "slow.example"
+    assert claim(frontier, 3.2, "w2").host == "fast.example"
+
+
+def test_p2_hosts_with_the_same_delay_take_their_turns(frontier):
+    # Both ask for the frontier's 1 s. a finished first, so it goes first, though b has the
+    # lower id; and b, due 3 ms later, is not taken ahead of time while a is due now.
+    frontier.add(["http://b.example/1", "http://b.example/2"], now=T0)
+    frontier.add(["http://a.example/1", "http://a.example/2"], now=T0)
+    first, second = claim(frontier, 0), claim(frontier, 0, "w2")
+    a, b = sorted((first, second), key=lambda lease: lease.host != "a.example")
+    frontier.complete(b, PageOutcome(200), now=at(0.503), next_fetch_at=at(1.503))
+    frontier.complete(a, PageOutcome(200), now=at(0.4), next_fetch_at=at(1.4))
+    on_time = frontier.claim("w1", now=at(1.5), ahead_seconds=0.005)
+    assert isinstance(on_time, Lease)
+    assert (on_time.host, on_time.claimed_at) == ("a.example", at(1.5))
+    # With nothing else due, b is taken ahead: its lease starts when it is due.
+    ahead = frontier.claim("w2", now=at(1.5), ahead_seconds=0.005)
+    assert isinstance(ahead, Lease)
+    assert (ahead.host, ahead.claimed_at) == ("b.example", at(1.503))
 
 
 @pytest.mark.parametrize("call", ["claim", "complete_and_claim"])
