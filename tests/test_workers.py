@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import queue
 import threading
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 import pytest
 
 from politecrawl.clock import SystemClock, wait_for_event
+from politecrawl.crawl.visit_result import VisitResult
 from politecrawl.crawl.workers import CLAIM_AHEAD_SECONDS, RunLimits, Workers
-from politecrawl.store import Wait
+from politecrawl.store import Lease, Wait
 from politecrawl.testing import FakeClock
 
 
@@ -94,3 +95,61 @@ def test_a_clock_with_only_sleep_still_drives_the_workers_waits():
     workers = _workers(clock)  # type: ignore[arg-type]
     assert workers._wait(Wait(clock.now() + timedelta(seconds=0.1), "politeness delay"))
     assert workers._wait(Wait(None, "nothing queued, leased or deferred")) is False
+
+
+class _OneLeaseFrontier:
+    """A frontier with one lease that starts 3 ms after the claim asks for it, then nothing."""
+
+    def __init__(self, clock: FakeClock) -> None:
+        self.clock = clock
+        self.asked_ahead: list[float] = []
+        self.lease: Lease | None = None
+
+    def claim(self, worker: str, *, now, ahead_seconds: float = 0.0) -> Lease | Wait:  # type: ignore[no-untyped-def]
+        self.asked_ahead.append(ahead_seconds)
+        if self.lease is not None:
+            return Wait(None, "nothing queued, leased or deferred")
+        asked = now()
+        self.lease = Lease(
+            url_id=1,
+            url="http://a.example/",
+            origin="http://a.example",
+            host="a.example",
+            depth=0,
+            attempts=0,
+            owner=worker,
+            expires_at=asked + timedelta(seconds=60),
+            pass_number=1,
+            claimed_at=asked + timedelta(seconds=0.003),
+        )
+        return self.lease
+
+
+class _RecordingVisitor:
+    def __init__(self, clock: FakeClock) -> None:
+        self.clock = clock
+        self.visited_at: list[datetime] = []
+
+    def visit(self, lease: Lease) -> VisitResult:
+        self.visited_at.append(self.clock.now())
+        return VisitResult()
+
+
+def test_p2_a_worker_claims_ahead_and_visits_no_sooner_than_its_lease_starts():
+    clock = FakeClock()
+    frontier = _OneLeaseFrontier(clock)
+    visitor = _RecordingVisitor(clock)
+    workers = Workers(
+        frontier=frontier,  # type: ignore[arg-type]
+        visitor=visitor,  # type: ignore[arg-type]
+        clock=clock,
+        count=1,
+        limits=RunLimits(max_pages=None, max_duration_seconds=None, deferred_horizon_seconds=60),
+        delay_seconds=0,
+        stop=threading.Event(),
+    )
+    list(workers.run(clock.monotonic()))
+    assert frontier.asked_ahead
+    assert set(frontier.asked_ahead) == {CLAIM_AHEAD_SECONDS}
+    assert frontier.lease is not None
+    assert visitor.visited_at == [frontier.lease.claimed_at]

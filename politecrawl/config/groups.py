@@ -114,7 +114,7 @@ class PolitenessSettings:
     retry_backoff_seconds: float = field(default=1.0, metadata=_SECONDS)
     """A failing page is retried no sooner than this after its failure, doubling per attempt,
     and never right after another failure of its host while it has fresh pages (P3, C7). The
-    schedule robots.txt is retried on (O6: about 1 s, doubling); a server in trouble (429, 503,
+    same as ``robots_retry_seconds`` (O6: about 1 s, doubling); a server in trouble (429, 503,
     time-outs) also slows its whole host, so this is the wait of a page broken on its own."""
     max_in_flight_per_host: int = field(default=1, metadata=_COUNT)
     """Requests in flight per host, across all workers and processes (P1)."""

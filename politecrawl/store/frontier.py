@@ -7,13 +7,13 @@ its delay counted twice), then that host's best queued URL through
 the index on (host, state, depth, priority, id), so the URL table is never scanned (after a
 failure of the host, a URL to retry, whose priority is its attempts, only when it has no
 other: P3). The host's
-next start time is set at claim time, so a killed worker still leaves the host its politeness
-window (P1-P2); the end of the lease sets it again from the finished request. A lease ends
-with a ``Completion`` (a response, with its links, listing or check) or a ``LeaseEnd``
-(excluded, deferred, failed, released, kept: built by ``excluded``, ``deferred``, ``failed``,
-``released``, ``kept``); ``complete_and_claim`` records either with the worker's next claim
-in one short transaction, and ``complete``/``end`` (and ``exclude``, ``fail``, ...) record one
-at once.
+next start time is set at claim time (from the lease's start), so a killed worker still leaves
+the host its politeness window (P1-P2); the end of the lease sets it again from the finished
+request. A lease ends with a ``Completion`` (a response, with its links, listing or check) or a
+``LeaseEnd`` (excluded, deferred, failed, released, kept: built by ``excluded``, ``deferred``,
+``failed``, ``released``, ``kept``); ``complete_and_claim`` records either with the worker's
+next claim in one short transaction, and ``complete``/``end`` (and ``exclude``, ``fail``, ...)
+record one at once.
 The parts: ``claims`` (the claim and the next wait), ``lease_ends`` (the ``LeaseEnd``
 builders), ``outcomes`` (what a lease's end writes), ``enqueue`` (new URLs and links),
 ``leases`` (expiry and wake-ups); this class puts them in transactions.

@@ -38,7 +38,9 @@ class Lease:
     expires_at: datetime
     pass_number: int
     claimed_at: datetime
-    """When the lease was taken: the host was due then (its politeness window had passed)."""
+    """When the lease starts: the host is due then (its politeness window has passed). No
+    request of the lease may start before it. A claim made with ``ahead_seconds`` may return a
+    lease that starts up to that much after the claim; otherwise it starts when claimed."""
     redirect_hops: int = 0
     etag: str | None = None
     last_modified: str | None = None

@@ -53,18 +53,22 @@ from politecrawl.store.schema import (
 
 _NOW = bindparam("now", type_=EpochTime())
 
-# Take a slot on a due host: its next start time has come and it has room for one more request
-# (P1). The slot is taken at claim time, so a worker killed mid-request still leaves the host its
-# delay (P2). FOR UPDATE SKIP LOCKED lets PostgreSQL workers pass each other; SQLite ignores it
-# and relies on BEGIN IMMEDIATE.
+# Take a slot on a due host: its next start time has come (or comes within the claim's
+# ``ahead_seconds``) and it has room for one more request (P1). The slot is taken at claim time,
+# from the lease's start, so a worker killed mid-request still leaves the host its delay (P2).
+# FOR UPDATE SKIP LOCKED lets PostgreSQL workers pass each other; SQLite ignores it and relies
+# on BEGIN IMMEDIATE.
 #
 # Of the hosts due first (a window read off the index), the one that has waited longest since
 # its last request (next start - delay), counting its delay once more (next start - 2 x delay),
 # goes first. A host with a long delay (a Crawl-delay, a Request-rate, a back-off) bounds when the
 # crawl can end: it is served the moment it is due, ahead of the quick hosts that took their
-# turns meanwhile, and not behind every one that finished before it. Among hosts whose delays
-# are alike (the configured delay, or delay 0 with a millisecond's slowdown each) the order stays
-# their turns since their last requests, so none of them is starved.
+# turns meanwhile, and not behind every one that finished before it. Hosts with the same delay
+# (the configured one) keep their turns since their last requests. At delay 0 a host's delay is
+# its last response time: a host whose delay is a few milliseconds longer goes first by up to
+# twice the difference, so a claim ahead may leave its worker idle that long while another host
+# is due; none is starved. ``delay_seconds`` includes a back-off: a host backing off is served
+# the moment it is due too (once per back-off).
 _DUE_WINDOW = 16
 #
 # A claim may take a host that comes due a moment later (``ready``: the time asked plus the
