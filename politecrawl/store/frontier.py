@@ -146,6 +146,7 @@ class Frontier:
         the time, or a clock's ``now``, asked inside the write transaction (``Now``).
         ``ahead_seconds``: a host due that much later may be leased; the lease starts when it
         is due (``Lease.claimed_at``), and no request of it may start before then (P2)."""
+        self._check_ahead(ahead_seconds)
         self._housekeeping(moment(now))
 
         def claim_when_writing(connection: Connection) -> tuple[datetime, Lease | Wait]:
@@ -154,6 +155,14 @@ class Frontier:
 
         at, claimed = self._write(claim_when_writing)
         return self._after_empty_claim(claimed, at) if isinstance(claimed, Wait) else claimed
+
+    def _check_ahead(self, ahead_seconds: float) -> None:
+        """A lease claimed ahead must start well before it expires."""
+        if not 0.0 <= ahead_seconds < self.lease_seconds / 2:
+            raise ValueError(
+                f"ahead_seconds must be at least 0 and less than half the lease "
+                f"({self.lease_seconds / 2:g} s), not {ahead_seconds!r}"
+            )
 
     def _claim_or_wait(
         self, connection: Connection, worker: str, now: datetime, ahead_seconds: float = 0.0
@@ -244,6 +253,7 @@ class Frontier:
         return. ``now`` and ``ahead_seconds`` as for ``claim``: the lease's end is recorded at
         the time asked for it, the next lease claimed at the time read inside the write
         transaction."""
+        self._check_ahead(ahead_seconds)
         asked = moment(now)
         self._housekeeping(asked)
         if isinstance(completion, LeaseEnd):

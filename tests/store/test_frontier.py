@@ -125,6 +125,20 @@ def test_p2_a_claim_ahead_takes_a_host_due_a_moment_later_and_its_lease_starts_t
     assert frontier.claim("w2", now=at(1.499)) == Wait(at(1.5), "politeness delay")
 
 
+@pytest.mark.parametrize("ahead", [-0.001, 30.0, float("nan")])
+def test_p2_a_claim_ahead_is_refused_when_it_could_outlast_its_lease(frontier, ahead):
+    frontier.add(["http://a.example/1"], now=T0)
+    with pytest.raises(ValueError, match="ahead_seconds"):
+        frontier.claim("w1", now=at(0), ahead_seconds=ahead)
+    with pytest.raises(ValueError, match="ahead_seconds"):
+        frontier.complete_and_claim(
+            Frontier.released(claim(frontier, 0), next_fetch_at=at(0)),
+            worker="w1",
+            now=at(0),
+            ahead_seconds=ahead,
+        )
+
+
 def test_p2_a_claim_ahead_never_takes_a_host_due_later_than_that(frontier):
     frontier.add(["http://a.example/1", "http://a.example/2"], now=T0)
     lease = claim(frontier, 0)
