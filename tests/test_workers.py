@@ -15,13 +15,15 @@ from politecrawl.store import Lease, Wait
 from politecrawl.testing import FakeClock
 
 
-def _workers(clock: SystemClock | FakeClock) -> Workers:
-    """Workers whose frontier and visitor are never reached: only their waiting is tested."""
+def _workers(
+    clock: SystemClock | FakeClock, frontier: object = None, visitor: object = None, count: int = 2
+) -> Workers:
+    """Workers on stand-ins (by default none: only their waiting is tested)."""
     return Workers(
-        frontier=None,  # type: ignore[arg-type]
-        visitor=None,  # type: ignore[arg-type]
+        frontier=frontier,  # type: ignore[arg-type]
+        visitor=visitor,  # type: ignore[arg-type]
         clock=clock,
-        count=2,
+        count=count,
         limits=RunLimits(max_pages=None, max_duration_seconds=None, deferred_horizon_seconds=60),
         delay_seconds=0,
         stop=threading.Event(),
@@ -139,15 +141,7 @@ def test_p2_a_worker_claims_ahead_and_visits_no_sooner_than_its_lease_starts():
     clock = FakeClock()
     frontier = _OneLeaseFrontier(clock)
     visitor = _RecordingVisitor(clock)
-    workers = Workers(
-        frontier=frontier,  # type: ignore[arg-type]
-        visitor=visitor,  # type: ignore[arg-type]
-        clock=clock,
-        count=1,
-        limits=RunLimits(max_pages=None, max_duration_seconds=None, deferred_horizon_seconds=60),
-        delay_seconds=0,
-        stop=threading.Event(),
-    )
+    workers = _workers(clock, frontier, visitor, count=1)
     list(workers.run(clock.monotonic()))
     assert frontier.asked_ahead
     assert set(frontier.asked_ahead) == {CLAIM_AHEAD_SECONDS}
