@@ -69,12 +69,12 @@ _NOW = bindparam("now", type_=EpochTime())
 # twice the difference, so a claim ahead may leave its worker idle that long while another host
 # is due; none is starved. ``delay_seconds`` includes a back-off: a host backing off is served
 # the moment it is due too (once per back-off).
-_DUE_WINDOW = 16
 #
 # A claim may take a host that comes due a moment later (``ready``: the time asked plus the
 # claim's ``ahead_seconds``): its lease starts when the host is due, and the worker waits for
 # that before it asks (P2), so the claim's own transaction is not part of the host's gap.
 _READY = bindparam("ready", type_=EpochTime())
+_DUE_WINDOW = 16
 _DUE_HOSTS = (
     select(hosts.c.id, hosts.c.next_fetch_at, hosts.c.delay_seconds)
     .where(

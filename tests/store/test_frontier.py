@@ -159,21 +159,31 @@ def test_p2_a_claim_ahead_of_a_host_already_due_starts_at_once(frontier):
     assert lease.claimed_at == at(3)
 
 
-def test_p2_of_due_hosts_the_one_waiting_longest_since_its_last_request_goes_first(frontier):
-    # slow.example asks for 2 s between requests, fast.example for none. Both are due at 3 s;
-    # fast became due earlier (it finished at 1.5 s), but slow has waited longer since its last
-    # request (it finished at 0.5 s): serving fast first, as a plain "due first" order does,
-    # makes the host that bounds the crawl's end wait behind every quick host, every time.
+def _slow_and_fast_finished(frontier: Frontier, *, slow_at: float, fast_at: float) -> None:
+    """slow.example (a 2 s delay) and fast.example (none), each with a URL left, after their
+    first requests finished at ``slow_at`` and ``fast_at`` seconds."""
     frontier.add(["http://slow.example/1", "http://slow.example/2"], now=T0)
     frontier.add(["http://fast.example/1", "http://fast.example/2"], now=T0)
     first, second = claim(frontier, 0), claim(frontier, 0, "w2")
     slow, fast = sorted((first, second), key=lambda lease: lease.host != "slow.example")
     frontier.complete(
-        slow, PageOutcome(200), now=at(0.5), next_fetch_at=at(2.5), host_delay_seconds=2.0
+        slow,
+        PageOutcome(200),
+        now=at(slow_at),
+        next_fetch_at=at(slow_at + 2.0),
+        host_delay_seconds=2.0,
     )
     frontier.complete(
-        fast, PageOutcome(200), now=at(1.5), next_fetch_at=at(1.5), host_delay_seconds=0.0
+        fast, PageOutcome(200), now=at(fast_at), next_fetch_at=at(fast_at), host_delay_seconds=0.0
     )
+
+
+def test_p2_of_due_hosts_the_one_waiting_longest_since_its_last_request_goes_first(frontier):
+    # slow.example asks for 2 s between requests, fast.example for none. Both are due at 3 s;
+    # fast became due earlier (it finished at 1.5 s), but slow has waited longer since its last
+    # request (it finished at 0.5 s): serving fast first, as a plain "due first" order does,
+    # makes the host that bounds the crawl's end wait behind every quick host, every time.
+    _slow_and_fast_finished(frontier, slow_at=0.5, fast_at=1.5)
     assert claim(frontier, 3).host == "slow.example"
     assert claim(frontier, 3, "w2").host == "fast.example"
 
@@ -185,16 +195,7 @@ def test_p2_a_host_with_a_long_delay_goes_first_even_behind_a_quick_host_that_wa
     # for nothing and finished at 1.0 s. At 3.2 s fast has waited longer since its last request
     # (2.2 s against 2.0 s), but slow bounds the crawl's end: a turn it misses costs the crawl
     # its delay, one that fast misses costs nothing. Its delay counts twice: slow goes first.
-    frontier.add(["http://slow.example/1", "http://slow.example/2"], now=T0)
-    frontier.add(["http://fast.example/1", "http://fast.example/2"], now=T0)
-    first, second = claim(frontier, 0), claim(frontier, 0, "w2")
-    slow, fast = sorted((first, second), key=lambda lease: lease.host != "slow.example")
-    frontier.complete(
-        slow, PageOutcome(200), now=at(1.2), next_fetch_at=at(3.2), host_delay_seconds=2.0
-    )
-    frontier.complete(
-        fast, PageOutcome(200), now=at(1.0), next_fetch_at=at(1.0), host_delay_seconds=0.0
-    )
+    _slow_and_fast_finished(frontier, slow_at=1.2, fast_at=1.0)
     assert claim(frontier, 3.2).host == "slow.example"
     assert claim(frontier, 3.2, "w2").host == "fast.example"
 
