@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from politecrawl.sitemaps import SitemapLimits, parse_lastmod, parse_sitemap
+from politecrawl.sitemaps import SitemapLimits, SitemapReader, parse_lastmod, parse_sitemap
 
 NS = 'xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"'
 
@@ -187,3 +187,81 @@ def test_s3_a_malformed_lastmod_is_kept_as_written_and_reported():
 def test_s2_arbitrary_bytes_never_raise(body):
     parsed = parse_sitemap(body)
     assert parsed.kind in ("urlset", "index", "text", "feed", "unknown")
+
+
+# --- read as the bytes arrive (issue 38: lxml 6.2's iterparse yields nothing before a fault) ---
+
+
+def _fed(body: bytes, cuts: list[int], limits: SitemapLimits | None = None):
+    reader = SitemapReader(limits=limits)
+    start = 0
+    for cut in sorted(cuts):
+        reader.feed(body[start:cut])
+        start = cut
+    reader.feed(body[start:])
+    return reader.close()
+
+
+_SHAPES = {
+    "urlset": (
+        f"\ufeff<?xml version='1.0'?>\n<urlset {NS}>\n"
+        "<url><loc>https://e.org/a</loc><lastmod>2024-05-01</lastmod></url>\n"
+        "<url><loc>https://e.org/b</loc></url>\n<url><lastmod>2024</lastmod></url>\n</urlset>\n"
+    ).encode(),
+    "broken tail": f"<urlset {NS}>\n<url><loc>https://e.org/a</loc></url>\n<url><loc>x</urlset>".encode(),
+    "text": b"\n  https://e.org/a\r\nnot a url\rhttps://e.org/\xc3\xa9t\xc3\xa9\nhttps://e.org/z",
+    "gzip": gzip.compress(
+        f"<sitemapindex {NS}><sitemap><loc>https://e.org/s1.xml</loc></sitemap></sitemapindex>".encode()
+    ),
+    "blank": b"   \n\t ",
+}
+
+
+@pytest.mark.parametrize("shape", sorted(_SHAPES))
+@settings(max_examples=60, deadline=None)
+@given(data=st.data())
+def test_s2_a_file_read_in_any_pieces_reads_as_the_whole_file(shape, data):
+    body = _SHAPES[shape]
+    cuts = data.draw(st.lists(st.integers(0, len(body)), max_size=8))
+    assert _fed(body, cuts) == parse_sitemap(body)
+
+
+def test_s2_a_fault_far_into_a_large_file_keeps_every_entry_before_it():
+    # The fault comes megabytes in, after many steps: the entries of the steps before it are
+    # kept whatever the lxml release yields once it meets the fault.
+    entries = "".join(f"<url><loc>https://e.org/p/{i}</loc></url>\n" for i in range(40_000))
+    body = f"<urlset {NS}>\n{entries}<url><loc>https://e.org/late</loc>\0</url></urlset>"
+    for parsed in (parse_sitemap(body.encode()), parse_sitemap(gzip.compress(body.encode()))):
+        assert len(parsed.entries) >= 39_000
+        assert urls(parsed)[:3] == ["https://e.org/p/0", "https://e.org/p/1", "https://e.org/p/2"]
+        assert parsed.problems[-1].line == 40_002
+        assert parsed.problems[-1].message.startswith("bad XML")
+
+
+def test_s2_a_loc_with_an_entity_reference_is_refused_not_fetched_mangled():
+    body = (
+        '<?xml version="1.0"?>\n'
+        '<!DOCTYPE urlset [<!ENTITY xxe SYSTEM "file:///etc/passwd">]>\n'
+        f"<urlset {NS}>\n"
+        "<url><loc>https://e.org/xxe-&xxe;.html</loc></url>\n"
+        "<url><loc>https://e.org/fine.html</loc></url>\n"
+        "</urlset>\n"
+    ).encode()
+    parsed = parse_sitemap(body)
+    assert urls(parsed) == ["https://e.org/fine.html"]
+    assert [problem.describe() for problem in parsed.problems] == [
+        "line 4: malformed <loc> (an entity reference or markup inside): entry ignored"
+    ]
+
+
+def test_s2_a_file_over_the_byte_limit_says_so_even_after_a_fault():
+    # A bomb whose XML breaks early is still reported as over the limit (its bytes counted,
+    # never parsed, never held).
+    compressor = zlib.compressobj(9, zlib.DEFLATED, zlib.MAX_WBITS | 16)
+    head = f"<urlset {NS}><url><loc>https://e.org/a</loc></url>".encode()
+    bomb = compressor.compress(head + b"\0") + compressor.compress(bytes(8 << 20))
+    bomb += compressor.flush()
+    parsed = parse_sitemap(bomb, limits=SitemapLimits(max_bytes=1 << 20))
+    assert urls(parsed) == ["https://e.org/a"]
+    assert parsed.truncated
+    assert parsed.problems[-1].message == f"cut off at {1 << 20} bytes"

@@ -1,6 +1,7 @@
 """Sitemaps: reading the files sites publish to list their URLs [S1-S4, F6].
 
-``parse_sitemap`` (pure) reads one file's bytes into entries within sitemaps.org's limits;
+``parse_sitemap`` (pure) reads one file's bytes into entries within sitemaps.org's limits
+(``SitemapReader``: the same, fed as the bytes arrive);
 ``robots_sitemaps`` names an origin's sitemaps and ``read_listing`` says what of a parsed file
 the crawl takes (``listing``, pure).
 """
@@ -18,6 +19,7 @@ from politecrawl.sitemaps.parse import (
     SitemapEntry,
     SitemapLimits,
     SitemapProblem,
+    SitemapReader,
     parse_lastmod,
     parse_sitemap,
 )
@@ -28,6 +30,7 @@ __all__ = [
     "SitemapEntry",
     "SitemapLimits",
     "SitemapProblem",
+    "SitemapReader",
     "SitemapReading",
     "SitemapSeed",
     "SitemapSource",
