@@ -127,6 +127,52 @@ def test_b1_an_unknown_option(workspace):
     assert_one_line_error(result, "unrecognized arguments: --fast")
 
 
+SETTINGS_THE_CRAWL_COMPILES = [
+    (("--include", "("), {}, "--include", "'(' is not a regular expression"),
+    (("--exclude", "[a-"), {}, "--exclude", "'[a-' is not a regular expression"),
+    ((), {"POLITECRAWL_TRUSTED_NETWORKS": "10.0.0.0/33"}, "POLITECRAWL_TRUSTED_NETWORKS", "33"),
+    (("--contact", "https://exämple.org/bot"), {}, "--contact", "printable ASCII"),
+]
+
+
+@pytest.mark.parametrize(
+    ("flags", "env", "source", "problem"),
+    SETTINGS_THE_CRAWL_COMPILES,
+    ids=["include", "exclude", "trusted-networks", "contact"],
+)
+def test_b1_a_setting_the_crawl_cannot_use_stops_it_before_its_database_is_created(
+    workspace, flags, env, source, problem
+):
+    result = politecrawl("run", "seeds.txt", "--db", "re.db", *flags, cwd=workspace, env=env)
+    assert_one_line_error(result, source, problem)
+    assert not list(workspace.glob("re.db*"))  # nothing written, nothing stored to repeat
+
+
+def test_b1_resume_of_a_crawl_stored_with_a_bad_pattern_names_the_way_out(workspace):
+    # A database an older version created, with the bad pattern stored: resume says how to
+    # give the setting anew, and does so (the run then stores the good one).
+    from datetime import UTC, datetime
+
+    from politecrawl import CrawlConfig
+    from politecrawl.store import start_run
+
+    database = open_database(str(workspace / "crawl.db"))
+    stored = {**CrawlConfig().as_flat_dict(), "include": ["("]}
+    start_run(database, config=stored, now=datetime.now(UTC))
+    database.close()
+    before = digest(workspace / "crawl.db")
+    result = politecrawl("resume", "--db", "crawl.db", cwd=workspace)
+    assert_one_line_error(result, "stored configuration", "include", "POLITECRAWL_INCLUDE=")
+    assert digest(workspace / "crawl.db") == before
+    fixed = politecrawl(
+        "resume", "--db", "crawl.db", "-q", "--max-pages", "0",
+        cwd=workspace, env={"POLITECRAWL_INCLUDE": ""},
+    )  # fmt: skip
+    assert fixed.returncode == 0, fixed.stderr
+    again = politecrawl("resume", "--db", "crawl.db", "-q", "--max-pages", "0", cwd=workspace)
+    assert again.returncode == 0, again.stderr
+
+
 def test_b1_resume_without_a_crawl(workspace):
     result = politecrawl("resume", "--db", "fresh.db", cwd=workspace)
     assert_one_line_error(result, "no crawl database at fresh.db")

@@ -296,9 +296,9 @@ def test_b1_a_bad_stored_configuration_says_so():
         caught.value.one_line()
         == "stored configuration: setting workers: 'four' is not a whole number"
     )
-    assert (
-        error_of(base={"workers": 0})
-        == "stored configuration: setting workers: must be at least 1, not 0"
+    assert error_of(base={"workers": 0}) == (
+        "stored configuration: setting workers: must be at least 1, not 0; give it anew: "
+        "POLITECRAWL_WORKERS=... or a --config file replaces the stored value"
     )
 
 
@@ -314,7 +314,8 @@ def test_groups_are_the_toml_tables_and_hold_every_setting_once():
 def test_b1_config_to_toml_reads_back_equal(tmp_path):
     config = CrawlConfig(
         agent="example-bot",
-        contact='mailto:"me"@example.org\\\x7f\n',
+        contact='mailto:"me"@example.org\\',
+        warc_dir='warc "dir"\\\x7f\n',
         include=("/a,b", r"\d{1,3}", "ünï"),
         max_pages=0,
         max_duration_seconds=1e9,
@@ -347,6 +348,13 @@ def strategy_for(name, hint):
     text = st.text(st.characters(exclude_categories=("Cs",)), max_size=20)
     if name == "agent":
         return st.from_regex(r"[A-Za-z0-9][A-Za-z0-9_-]{0,15}", fullmatch=True)
+    if name in ("include", "exclude"):  # B1: validate() compiles them
+        return st.lists(text.filter(_compiles), max_size=3).map(tuple)
+    if name == "trusted_networks":
+        return st.lists(st.ip_addresses().map(str), max_size=3).map(tuple)
+    if name == "contact":  # sent in the User-Agent header: printable ASCII
+        ascii_text = st.text(st.characters(min_codepoint=0x20, max_codepoint=0x7E), max_size=20)
+        return st.none() | ascii_text.filter(lambda value: value != "")
     if name == "resolve":
         pair = st.tuples(st.from_regex(r"[a-z0-9.-]{1,20}", fullmatch=True), st.ip_addresses())
         return st.lists(pair.map(lambda p: f"{p[0]}:{p[1]}"), max_size=3).map(tuple)
@@ -364,6 +372,14 @@ def strategy_for(name, hint):
     if hint is float:
         return st.floats(min_value=1e-6, max_value=1e12)
     return text
+
+
+def _compiles(pattern):
+    try:
+        re.compile(pattern)
+    except re.error:
+        return False
+    return True
 
 
 HINTS = setting_types()

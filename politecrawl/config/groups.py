@@ -15,6 +15,7 @@ from __future__ import annotations
 import dataclasses
 import ipaddress
 import math
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from functools import cache
@@ -362,7 +363,8 @@ class CrawlConfig:
         """Return self, or raise ``ConfigError`` naming the first impossible setting (B1): the
         agent, then each setting in the order of the TOML tables, then impossible pairs."""
         crawl, robots = self.crawl, self.robots
-        if not crawl.agent or not crawl.agent.replace("-", "").replace("_", "").isalnum():
+        token = crawl.agent.replace("-", "").replace("_", "")
+        if not token or not token.isascii() or not token.isalnum():  # a product token (A1)
             _fail("agent", f"{crawl.agent!r} is not a name token (letters, digits, - and _)")
         for group in self._groups().values():
             _check_group(group)
@@ -384,7 +386,31 @@ class CrawlConfig:
             host, colon, address = pair.partition(":")
             if not colon or not host or not _is_ip(address):
                 _fail("resolve", f"{pair!r} is not HOST:ADDRESS (e.g. staging.example:10.0.0.5)")
+        self._check_scope_values()
+        user_agent = crawl.user_agent
+        if not user_agent.isprintable() or not user_agent.isascii():
+            _fail(
+                "contact",
+                f"{crawl.contact!r} cannot be sent in a User-Agent header: printable ASCII only "
+                "(percent-encode the rest of a URL)",
+            )
         return self
+
+    def _check_scope_values(self) -> None:
+        """B1: the patterns and networks the crawl's scope compiles, checked here so that a
+        mistake stops the run before its database is created or the setting stored."""
+        scope = self.scope
+        for key, patterns in (("include", scope.include), ("exclude", scope.exclude)):
+            for pattern in patterns:
+                try:
+                    re.compile(pattern)
+                except re.error as error:
+                    _fail(key, f"{pattern!r} is not a regular expression ({error})")
+        for network in scope.trusted_networks:
+            try:
+                ipaddress.ip_network(network.strip(), strict=False)
+            except ValueError as error:
+                _fail("trusted_networks", f"{network!r} is not an address range ({error})")
 
     def _groups(self) -> dict[str, SettingsGroup]:
         return {table: getattr(self, table) for table in GROUP_TYPES}

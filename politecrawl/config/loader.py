@@ -145,7 +145,14 @@ def _build(start: CrawlConfig, layered: Layer) -> CrawlConfig:
     except ConfigError as error:
         for key in (error.key, *error.related):  # blame the layer that set it (B1)
             if key in layered:
-                raise layered[key][1].error(error.message, key=error.key) from None
+                source = layered[key][1]
+                message = error.message
+                if source.label == STORED:  # a crawl stored before the check: say the way out
+                    message += (
+                        f"; give it anew: {ENV_PREFIX}{key.upper()}=... or a --config file "
+                        "replaces the stored value"
+                    )
+                raise source.error(message, key=error.key) from None
         raise
 
 
