@@ -5,8 +5,10 @@ Owns ``extract_links`` and its value ``Link``. The links are the ``href`` of ``<
 against ``<base href>`` when the page has one (itself resolved against the final URL), else
 against the final URL after redirects (T7). What ``canonicalize`` refuses is dropped: every scheme
 but http and https (``javascript:``, ``mailto:``, ``data:``, ``tel:``, ``ftp:``: P4, C1), hosts
-that are not valid, overlong URLs (C3). Fragments go (C2). A URL is listed once, where it first
-appears; it is followable when any of its occurrences is.
+that are not valid, links longer than ``MAX_LINK_LENGTH`` (64 KiB). A long link below that is kept:
+the trap guard of ``scope`` refuses it (C3, ``max_url_length``) and the crawl records it as a
+trap, where a reader of the report can find it. Fragments go (C2). A URL is listed once, where it
+first appears; it is followable when any of its occurrences is.
 
 With link checking (``parse_html(details=True)``) each link also carries its text and line,
 the page's resources (images, stylesheets, scripts, media: L3) come as links marked
@@ -25,11 +27,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import partial
 from typing import ClassVar
 from urllib.parse import unquote
 
 from politecrawl.html import ParsedPage
-from politecrawl.urls import InvalidURL, LinkResolver, canonicalize
+from politecrawl.urls import MAX_LINK_LENGTH, InvalidURL, LinkResolver, canonicalize
 
 _SCHEME = re.compile(r"\s*([A-Za-z][A-Za-z0-9+.\-]*):")
 # HTML: a <base> that does not parse, or whose scheme is data: or javascript:, is ignored.
@@ -71,7 +74,11 @@ def extract_links(
     # None: the base has a scheme we never fetch, which relative links would inherit; only
     # absolute http(s) links remain.
     base = _base_url(page.base_href, final_url)
-    resolve = canonicalize if base is None else LinkResolver(base).canonicalize
+    resolve = (
+        partial(canonicalize, max_length=MAX_LINK_LENGTH)
+        if base is None
+        else LinkResolver(base, max_length=MAX_LINK_LENGTH).canonicalize
+    )
     found: dict[str, Link] = {}
     fragments: dict[str, dict[str, None]] = {}
     for raw in (*page.links, *page.resources):

@@ -22,6 +22,10 @@ from urllib.parse import unquote
 import idna
 
 MAX_URL_LENGTH = 2048  # C3: longer canonical URLs are traps (session ids, loops); not fetched
+MAX_LINK_LENGTH = 64 * 1024
+"""What ``links`` keeps of a link at most (C3): far above any ``max_url_length`` one would set, so
+that the trap guard, not canonicalisation, refuses a long link, and the refusal is recorded (a
+link of 10,000 characters is a trap to report, not a link to lose); bounded all the same."""
 _DEFAULT_PORTS = {"http": 80, "https": 443}
 _MAX_HOST_LENGTH = 253  # DNS: no resolvable name is longer
 # RFC 3986 appendix B, with a strict scheme so that "not a url" stays a relative reference.
@@ -233,6 +237,8 @@ class LinkResolver:
         else:
             context = None
         if context is None:
+            return _canonical_parts(url, _resolve(ref, self._base), self._max_length)[1]
+        if len(cleaned) > MAX_URL_LENGTH:  # rare, and not worth keeping in memory
             return _canonical_parts(url, _resolve(ref, self._base), self._max_length)[1]
         key = (cleaned, context)
         known = _RESOLVED.get(key)

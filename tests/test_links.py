@@ -7,7 +7,7 @@ from hypothesis import given, settings, strategies as st
 
 from politecrawl.html import ParsedPage, RawLink, parse_html
 from politecrawl.links import Link, extract_links
-from politecrawl.urls import canonicalize
+from politecrawl.urls import MAX_LINK_LENGTH, canonicalize
 
 
 def page_with(*links: RawLink, base_href: str | None = None) -> ParsedPage:
@@ -100,7 +100,7 @@ P4_DROPPED = [
     "https://exa mple.org/",
     "http://[::1",
     "http://example.org:99999/",
-    "https://example.org/" + "x" * 3000,  # C3: too long
+    "https://example.org/" + "x" * MAX_LINK_LENGTH,  # C3: beyond what a link may be at all
 ]
 
 
@@ -108,6 +108,63 @@ P4_DROPPED = [
 def test_p4_other_schemes_and_bad_urls_are_dropped(href):
     page = page_with(RawLink(href, (), "a"), RawLink("/kept", (), "a"))
     assert urls(page, "https://example.org/") == ["https://example.org/kept"]
+
+
+@pytest.mark.parametrize("base_href", [None, "/dir/"])
+def test_c3_a_link_longer_than_max_url_length_is_kept_for_the_trap_guard_to_record(base_href):
+    long_path = "/" + "x" * 10_000
+    page = page_with(
+        RawLink(long_path, (), "a"),
+        RawLink("https://example.org/" + "y" * 3000, (), "a"),
+        base_href=base_href,
+    )
+    assert urls(page, "https://example.org/") == [
+        "https://example.org" + long_path,
+        "https://example.org/" + "y" * 3000,
+    ]
+
+
+def test_c3_a_crawl_records_a_10000_character_link_as_a_trap_in_the_report(tmp_path):
+    from tests.site import Page, Site, serve
+    from tests.site.model import OriginSpec
+
+    from politecrawl import CrawlConfig, Crawler
+    from politecrawl.report import build_report, render_text
+    from politecrawl.store import open_database
+
+    long_path = "/" + "a" * 10_000
+    body = f'<a href="{long_path}">long</a> <a href="/short.html">short</a>'.encode()
+    site = Site(
+        0,
+        (
+            OriginSpec(
+                "site", "127.0.0.76", {"/": Page(body), "/short.html": Page(b"<p>short</p>")}
+            ),
+        ),
+        0.0,
+    )
+    database = str(tmp_path / "long.db")
+    with serve(site) as web:
+        with Crawler(CrawlConfig(database=database, delay_seconds=0.0)) as crawler:
+            crawler.add_seeds([web.url("site")])
+            crawler.run()
+            summary = crawler.summary
+        asked = [r.path_with_query for r in web.log if r.origin == web.base("site")]
+        long_url, home = web.url("site", long_path), web.url("site")
+    assert long_path not in asked  # never requested (C3)
+    assert "/short.html" in asked
+    assert summary.out_of_scope == 1
+    opened = open_database(database)
+    try:
+        report = build_report(opened, agent="politecrawl")
+    finally:
+        opened.close()
+    trapped = {row.url: row for row in report.out_of_scope}
+    assert long_url in trapped
+    assert trapped[long_url].reason == "trap"
+    assert trapped[long_url].rule == f"URL is {len(long_url)} characters > max 2048"
+    assert trapped[long_url].found_on == home
+    assert "Out of scope and traps" in render_text(report)
 
 
 @pytest.mark.parametrize(
