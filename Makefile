@@ -4,12 +4,14 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint bench bench-crawl bench-crawl-large bench-million bench-linkcheck clean
+.PHONY: demo test test-lowest lint bench bench-crawl bench-crawl-large bench-million bench-linkcheck clean
 
+# --upgrade-strategy eager: a venv set up again gets the newest versions the bounds allow, as a
+# fresh clone does, not the ones it already holds (lxml 6.2 once failed only on fresh installs).
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev,bench]'
+	$(BIN)/python -m pip install --quiet --upgrade --upgrade-strategy eager -e '.[dev,bench]'
 	@touch $(STAMP)
 
 ## demo: set up, then crawl the bundled demo site (loopback 127.0.0.2-5) and print the report
@@ -20,8 +22,8 @@ demo: $(STAMP)
 
 ## lint: ruff, mypy (strict, on the package) and the import-layer contracts
 lint: $(STAMP)
-	$(BIN)/ruff check politecrawl migrations tests bench
-	$(BIN)/ruff format --check politecrawl migrations tests bench
+	$(BIN)/ruff check politecrawl migrations tests bench .ci
+	$(BIN)/ruff format --check politecrawl migrations tests bench .ci
 	$(BIN)/mypy
 	$(BIN)/lint-imports
 
@@ -30,6 +32,17 @@ lint: $(STAMP)
 TEST_PROCESSES ?= 4
 test: lint
 	$(BIN)/pytest -n $(TEST_PROCESSES)
+
+## test-lowest: the whole suite again with every runtime dependency at the lowest version
+## pyproject.toml declares (.ci/lowest_constraints.py), in its own venv: a wrong bound fails here
+LOWEST := .venv-lowest
+test-lowest:
+	@test -x $(LOWEST)/bin/python || $(PYTHON) -m venv $(LOWEST)
+	$(PYTHON) .ci/lowest_constraints.py > $(LOWEST)/constraints.txt
+	$(LOWEST)/bin/python -m pip install --quiet --upgrade pip
+	$(LOWEST)/bin/python -m pip install --quiet --upgrade -c $(LOWEST)/constraints.txt -e '.[dev]'
+	$(LOWEST)/bin/python -m pip list --format=freeze | grep -i -f $(LOWEST)/constraints.txt
+	$(LOWEST)/bin/pytest -n $(TEST_PROCESSES) -p no:cacheprovider
 
 ## bench: the benchmarks (figures printed, nothing asserted)
 bench: $(STAMP)
@@ -67,4 +80,4 @@ bench-million: $(STAMP)
 		--kill-resume --only politecrawl --processes 2 --timeout 14400 $(BENCH_MILLION_ARGS)
 
 clean:
-	rm -rf $(VENV) build dist *.egg-info .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) $(LOWEST) build dist *.egg-info .pytest_cache .mypy_cache .ruff_cache

@@ -76,6 +76,7 @@ class Fetcher:
     ) -> FetchResult:
         """GET (or ``method``: HEAD for a link check, P4) ``url`` without following redirects;
         raise ``FetchError`` when there is no answer."""
+        _refuse_unsendable_host(url)
         cap = self._limits.max_body_bytes if max_bytes is None else max_bytes
         if method == "HEAD":
             cap = 0
@@ -220,6 +221,18 @@ def _exchange(
         raw_body=b"".join(raw_chunks),
         started_at=started_at,
     )
+
+
+def _refuse_unsendable_host(url: str) -> None:
+    """B1: a host holding white space or a control character is refused here, not left to the
+    installed urllib3 (2.6.3, the lowest allowed, sends it percent-encoded)."""
+    try:
+        host = urlsplit(url).netloc.rpartition("@")[2]
+    except ValueError:
+        return  # e.g. an unclosed IPv6 bracket: requests refuses it as it prepares the request
+    if not all(char.isprintable() and not char.isspace() for char in host):
+        message = f"cannot be requested: its host {host!r} holds white space or a control character"
+        raise FetchError(message, url=url, temporary=False)
 
 
 def _resolve(url: str, location: str | None) -> str | None:
