@@ -241,9 +241,16 @@ class _GuardedConnection(HTTPConnection):
     the response deadline; the HTTPS one is the same with TLS (``_pool_classes``)."""
 
     guard: AddressGuard
+    peer_address: str | None = None
+    """The address the connection reached (its socket's peer), kept for the responses it
+    carries (an archive's ``WARC-IP-Address``) after urllib3 drops the socket of a response
+    that ends the connection."""
 
     def _new_conn(self) -> socket.socket:
-        return _watched(_connect(self, self.guard))
+        sock = _watched(_connect(self, self.guard))
+        with contextlib.suppress(OSError):  # no peer after all: the request itself will fail
+            self.peer_address = str(sock.getpeername()[0])
+        return sock
 
     def connect(self) -> None:
         _connected_within_deadline(super().connect)

@@ -107,6 +107,8 @@ class Fetcher:
             response.close()
             raise too_slow(url, self._limits, arriving="its headers were arriving")
         raw_chunks: list[bytes] | None = [] if self._keep_exchanges else None
+        # Asked before the body is read: a connection read to its end goes back to its pool.
+        peer_address = _peer_address(response) if self._keep_exchanges else None
         try:
             body, truncated = read_body(
                 url,
@@ -123,7 +125,7 @@ class Fetcher:
         elapsed_seconds = time.monotonic() - started
         exchange = None
         if raw_chunks is not None:
-            exchange = _exchange(url, response, raw_chunks or [body], started_at)
+            exchange = _exchange(url, response, raw_chunks or [body], started_at, peer_address)
         return FetchResult(
             url, status, raw_headers, body, truncated, elapsed_seconds, None, exchange
         )
@@ -206,7 +208,11 @@ def new_session(guard: AddressGuard | None = None) -> requests.Session:
 
 
 def _exchange(
-    url: str, response: requests.Response, raw_chunks: list[bytes], started_at: datetime
+    url: str,
+    response: requests.Response,
+    raw_chunks: list[bytes],
+    started_at: datetime,
+    peer_address: str | None,
 ) -> Exchange:
     """What went over the wire for ``response`` (``raw_chunks``: its body as received)."""
     request = response.request
@@ -220,7 +226,24 @@ def _exchange(
         reason=str(getattr(response.raw, "reason", "") or response.reason or ""),
         raw_body=b"".join(raw_chunks),
         started_at=started_at,
+        peer_address=peer_address,
     )
+
+
+def _peer_address(response: requests.Response) -> str | None:
+    """The address ``response`` came from, as its connection (``connect``) keeps it; else its
+    socket's peer; None when neither is known (an answer from a test double)."""
+    connection = getattr(response.raw, "connection", None)
+    known = getattr(connection, "peer_address", None)
+    if isinstance(known, str):
+        return known
+    sock = getattr(connection, "sock", None)
+    if sock is None:
+        return None
+    try:
+        return str(sock.getpeername()[0])
+    except (OSError, TypeError, IndexError):  # closed already, or not an internet socket
+        return None
 
 
 def _refuse_unsendable_host(url: str) -> None:

@@ -55,6 +55,7 @@ class Exchange:
     reason: str  # "OK"
     raw_body: bytes  # as received: content coding kept, chunking undone; up to the limits
     started_at: datetime  # when the request was sent: the capture's date
+    peer_address: str | None = None  # the address the connection reached: WARC-IP-Address
 
 
 @dataclass(frozen=True, slots=True)

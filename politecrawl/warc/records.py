@@ -51,7 +51,10 @@ def exchange_records(
     )
     digest = _payload_digest(exchange.raw_body)
     builder = _MemberWriter()
-    headers: dict[str, str] = {"WARC-Date": date}
+    # WARC 1.1 5.9: the address contacted, on the response and (as warcio's capture_http and
+    # wget write it) on its request.
+    address = {"WARC-IP-Address": exchange.peer_address} if exchange.peer_address else {}
+    headers: dict[str, str] = {"WARC-Date": date, **address}
     kind = "revisit"
     if result.status == 304 and earlier is not None:
         response = builder.create_revisit_record(
@@ -92,7 +95,7 @@ def exchange_records(
         http_headers=StatusAndHeaders(
             exchange.request_line, list(exchange.request_headers), is_http_request=True
         ),
-        warc_headers_dict={"WARC-Date": date, "WARC-Concurrent-To": record_id},
+        warc_headers_dict={"WARC-Date": date, "WARC-Concurrent-To": record_id, **address},
     )
     return ExchangeRecords(
         response=builder.member(response),
