@@ -4,6 +4,7 @@
     +-- UserInputError      a person's mistake (file, line); the CLI prints one line, exit 2
     +-- FetchError          an HTTP attempt failed; ``temporary`` says whether to defer (O6)
     +-- StoreError          the crawl database cannot be used safely; stop, lose nothing
+    +-- ArchiveError        the WARC archive cannot be written; stop as on a StoreError
 
 Verdicts such as "disallowed by robots.txt" or "out of scope" are values, never exceptions.
 """
@@ -76,3 +77,9 @@ class FetchError(PolitecrawlError):
 
 class StoreError(PolitecrawlError):
     """The crawl database is missing, foreign, too new or broken; nothing was changed."""
+
+
+class ArchiveError(PolitecrawlError):
+    """The WARC archive cannot be written (a full disk, a directory gone or read-only): not the
+    page's fault, so the crawl stops as on a ``StoreError``: the URLs being archived stay
+    queued, and what was recorded is kept (W2)."""

@@ -1,5 +1,6 @@
 """WARC output (``--warc DIR``): what the crawl fetched, as archivists' tools read it, checked
-against the server's own log [C5, C7, E3]."""
+against the server's own log [C5, C7, E3]; and a full disk under it (``tests/full_disk.py``)
+[W2, C5, B1]."""
 
 from __future__ import annotations
 
@@ -7,24 +8,34 @@ import collections
 import gzip
 import io
 import json
+import os
 import random
 import shutil
 import signal
 import sqlite3
 import subprocess
 import sys
+import threading
 import time
 from datetime import UTC, datetime
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
+from tests.full_disk import IS_SUPPORTED as FULL_DISK_SUPPORTED, FullDisk
 from tests.site import build_site, serve
 
 from politecrawl import CrawlConfig, Crawler
+from politecrawl.errors import ArchiveError
 from politecrawl.fetch import Exchange, FetchResult
 from politecrawl.warc import WarcArchive, iter_records, read_index, recover
 
 WARCIO = Path(sys.executable).with_name("warcio")
+FULL_DISK = Path(__file__).with_name("full_disk.py")
+needs_full_disk = pytest.mark.skipif(
+    not FULL_DISK_SUPPORTED, reason="tests/full_disk.py needs /proc/self/fd (Linux)"
+)
 
 
 @pytest.fixture(scope="module")
@@ -254,6 +265,8 @@ def test_w2_c5_killed_mid_crawl_every_done_page_has_its_records_and_every_file_r
     assert [url for url in done if not archived[url]] == []
     check = warcio_check(directory)
     assert check.returncode == 0, check.stdout + check.stderr
+    for index in directory.glob("*.cdxj"):  # the killed runs' indexes, rebuilt sorted
+        assert_sorted_cdxj(index)
 
 
 def test_files_rotate_at_their_size_each_opening_with_warcinfo(tmp_path):
@@ -285,3 +298,242 @@ def test_files_rotate_at_their_size_each_opening_with_warcinfo(tmp_path):
         kinds = [record.rec_type for record in iter_records(path)]
         assert kinds == ["warcinfo", "response", "request"]
     assert len(read_index(tmp_path)) == 5
+
+
+def assert_sorted_cdxj(index: Path) -> None:
+    """Sorted as replay tools (pywb) look lines up: by bytes, so by SURT key, then time."""
+    lines = index.read_bytes().splitlines()
+    assert lines, f"{index.name} is empty"
+    assert lines == sorted(lines), f"{index.name} is not sorted"
+
+
+def exchange_result(url: str, body: bytes) -> FetchResult:
+    exchange = Exchange(
+        f"GET {urlsplit(url).path} HTTP/1.1",
+        (("Host", urlsplit(url).netloc), ("User-Agent", "politecrawl")),
+        "HTTP/1.1",
+        "OK",
+        body,
+        datetime.now(UTC),
+    )
+    headers = (("Content-Type", "text/html"), ("Content-Length", str(len(body))))
+    return FetchResult(url, 200, headers, body, False, 0.01, None, exchange)
+
+
+def leftovers(directory: Path) -> list[str]:
+    """Files that are empty, or still being written (``.open``)."""
+    return sorted(
+        path.name
+        for path in directory.iterdir()
+        if path.stat().st_size == 0 or path.name.endswith(".open")
+    )
+
+
+def test_w1_each_cdxj_index_is_sorted_as_replay_tools_expect(archived, tmp_path):
+    directory = archived[0]
+    indexes = sorted(directory.glob("*.cdxj"))
+    assert indexes
+    for index in indexes:
+        assert_sorted_cdxj(index)
+    # Written in the crawl's order, the lines would not be: the test web's pages come in
+    # another order than their keys.
+    captures = read_index(directory)
+    assert [c.cdxj() for c in captures] == sorted(c.cdxj() for c in captures)
+    # An index rebuilt from a file a killed process left open is sorted too (W2).
+    whole = next(directory.glob("*.warc.gz"))
+    (tmp_path / (whole.name + ".open")).write_bytes(whole.read_bytes())
+    recover(tmp_path)
+    assert_sorted_cdxj(next(tmp_path.glob("*.cdxj")))
+
+
+def test_warc_files_and_indexes_are_created_with_the_umask_s_mode_not_executable(tmp_path):
+    before = os.umask(0o022)
+    try:
+        with WarcArchive(tmp_path, run="run000001", info={}) as archive:
+            archive.record(exchange_result("http://h.example/p", b"<p>hello</p>"))
+            being_written = sorted(tmp_path.iterdir())
+            assert being_written
+            for path in being_written:
+                assert path.stat().st_mode & 0o777 == 0o644, path.name
+    finally:
+        os.umask(before)
+    closed = sorted(tmp_path.iterdir())
+    assert {path.suffix for path in closed} == {".gz", ".cdxj"}
+    for path in closed:
+        assert path.stat().st_mode & 0o777 == 0o644, path.name
+
+
+def test_w1_records_carry_the_ip_address_the_connection_used(tmp_path, archived):
+    # A host *name* resolved to 127.0.0.1 (the `resolve` setting): the address comes from the
+    # connection, not from the URL.
+    class Handler(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            body = b"User-agent: *\nDisallow:\n" if self.path == "/robots.txt" else b"<p>hi</p>"
+            self.send_response(200)
+            self.send_header("Content-Type", "text/plain")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        config = CrawlConfig(
+            database=str(tmp_path / "crawl.db"),
+            delay_seconds=0.01,
+            warc_dir=str(tmp_path / "warc"),
+            contact="https://example.org/bot",
+            resolve=("archive-ip.test:127.0.0.1",),
+        )
+        with Crawler(config) as crawler:
+            crawler.add_seeds([f"http://archive-ip.test:{server.server_address[1]}/"])
+            crawler.run()
+    finally:
+        server.shutdown()
+        server.server_close()
+    exchanges = [
+        record
+        for _, record, _ in records(tmp_path / "warc")
+        if record.rec_type in ("request", "response")
+    ]
+    paths = {urlsplit(uri_of(record)).path for record in exchanges}
+    assert {"/", "/robots.txt"} <= paths
+    for record in exchanges:
+        assert record.rec_headers.get_header("WARC-IP-Address") == "127.0.0.1"
+    # Over the whole test web: each origin's own loopback address, on responses and revisits.
+    for _, record, _ in records(archived[0]):
+        if record.rec_type in ("request", "response", "revisit"):
+            host = urlsplit(uri_of(record)).hostname
+            assert record.rec_headers.get_header("WARC-IP-Address") == host
+
+
+@needs_full_disk
+def test_w2_b1_a_write_the_disk_refuses_cuts_the_file_to_its_last_whole_record(
+    tmp_path, monkeypatch
+):
+    directory = tmp_path / "warc"
+    directory.mkdir()
+    body = random.Random(2).randbytes(3000)  # incompressible: each exchange about 3.5 KiB
+    disk = FullDisk(directory, capacity_bytes=8000)  # the warcinfo and one exchange fit
+    monkeypatch.setattr(os, "write", disk.write)
+    monkeypatch.setattr(os, "pwrite", disk.pwrite)
+    archive = WarcArchive(directory, run="run000001", info={})
+    assert archive.record(exchange_result("http://h.example/1", body))
+    with pytest.raises(ArchiveError) as raised:
+        archive.record(exchange_result("http://h.example/2", body))
+    message = str(raised.value)
+    assert "\n" not in message
+    assert str(directory) in message
+    assert "No space left on device" in message
+    assert disk.refused
+    # The file is closed at its last whole exchange, its index sorted beside it: nothing
+    # empty, nothing half-written, nothing left open.
+    assert leftovers(directory) == []
+    (path,) = directory.glob("*.warc.gz")
+    assert [record.rec_type for record in iter_records(path)] == [
+        "warcinfo",
+        "response",
+        "request",
+    ]
+    assert [capture.url for capture in read_index(directory)] == ["http://h.example/1"]
+    check = warcio_check(directory)
+    assert check.returncode == 0, check.stdout + check.stderr
+    # The archive stays stopped: no new file is begun for the next page (nor its metadata).
+    with pytest.raises(ArchiveError):
+        archive.record(exchange_result("http://h.example/3", b"small"))
+    with pytest.raises(ArchiveError):
+        archive.record_metadata("http://h.example/3", "<urn:uuid:x>", {"depth": 0})
+    archive.close()
+    assert {p.name for p in directory.iterdir()} == {path.name, path.stem[:-5] + ".cdxj"}
+
+
+@needs_full_disk
+@pytest.mark.parametrize("capacity_bytes", [0, 1500])  # nothing fits; only the warcinfo fits
+def test_w2_b1_a_file_that_never_got_a_whole_record_is_removed(
+    tmp_path, monkeypatch, capacity_bytes
+):
+    disk = FullDisk(tmp_path, capacity_bytes=capacity_bytes)
+    monkeypatch.setattr(os, "write", disk.write)
+    monkeypatch.setattr(os, "pwrite", disk.pwrite)
+    with (
+        WarcArchive(tmp_path, run="run000001", info={}) as archive,
+        pytest.raises(ArchiveError, match="No space left on device"),
+    ):
+        archive.record(exchange_result("http://h.example/1", random.randbytes(3000)))
+    assert list(tmp_path.iterdir()) == []
+
+
+@needs_full_disk
+@pytest.mark.timeout(300)
+def test_w2_c5_b1_a_full_disk_stops_the_crawl_in_one_line_and_resume_fetches_the_rest(tmp_path):
+    warc = tmp_path / "warc"
+    with serve(build_site(crawl_delay_seconds=0.05, slow_seconds=0.1)) as web:
+        seeds = tmp_path / "seeds.txt"
+        seeds.write_text(web.url("main", "/") + "\n")
+        options = ("--db", "crawl.db", "--delay", "0.02", "--quiet")
+        full = subprocess.run(
+            [sys.executable, str(FULL_DISK), str(warc), "60000", "run", str(seeds), *options,
+             "--contact", "https://example.org/bot", "--warc", str(warc)],
+            capture_output=True, text=True, timeout=240, cwd=tmp_path, check=False,
+        )  # fmt: skip
+        first_run = list(web.log)
+        # As for the crawl database on a full disk: one line naming the file and the cause,
+        # exit status 2, no traceback.
+        assert full.returncode == 2, full.stderr
+        assert "Traceback" not in full.stderr
+        (line,) = full.stderr.strip().splitlines()
+        assert line.startswith("politecrawl: ")
+        assert str(warc) in line
+        assert "No space left on device" in line
+        # Nothing empty or half-written is left; what was archived reads to its end.
+        assert leftovers(warc) == []
+        archived = {
+            uri_of(record)
+            for _, record, _ in records(warc)
+            if record.rec_type in ("response", "revisit")
+        }
+        assert archived
+        check = warcio_check(warc)
+        assert check.returncode == 0, check.stdout + check.stderr
+        for index in warc.glob("*.cdxj"):
+            assert_sorted_cdxj(index)
+        # The pages being written when the disk filled are not failed: still queued, as the
+        # server's log and the archive tell.
+        with sqlite3.connect(tmp_path / "crawl.db") as connection:
+            states = dict(connection.execute("SELECT url, state FROM urls").fetchall())
+            errors = connection.execute("SELECT error FROM urls WHERE error IS NOT NULL")
+            assert not [error for (error,) in errors if "internal error" in error]
+        # The server answered them; their records (or the metadata after them) could not be
+        # written. None is done without its response record (W2).
+        answered = {request.url for request in first_run if request.url in states}
+        queued = {url for url in answered if states[url] == "queued"}
+        assert queued, "the disk filled while a page was being written"
+        assert answered - archived <= queued
+        assert [
+            url for url, state in states.items() if state == "done" and url not in archived
+        ] == []
+        # Space returns (the disk is the real one again): resume fetches them.
+        start = len(web.log)
+        resumed = subprocess.run(
+            [sys.executable, "-m", "politecrawl", "resume", "--db", "crawl.db", "--quiet"],
+            capture_output=True, text=True, timeout=240, cwd=tmp_path, check=False,
+        )  # fmt: skip
+        assert resumed.returncode in (0, 1), resumed.stderr  # 1: the test web's broken pages
+        assert queued <= {request.url for request in list(web.log)[start:]}
+    assert leftovers(warc) == []
+    with sqlite3.connect(tmp_path / "crawl.db") as connection:
+        states = dict(connection.execute("SELECT url, state FROM urls").fetchall())
+    archived = {
+        uri_of(record)
+        for _, record, _ in records(warc)
+        if record.rec_type in ("response", "revisit")
+    }
+    assert queued <= archived
+    assert [url for url, state in states.items() if state == "done" and url not in archived] == []
+    assert not [url for url, state in states.items() if state in ("queued", "leased")]
+    check = warcio_check(warc)
+    assert check.returncode == 0, check.stdout + check.stderr

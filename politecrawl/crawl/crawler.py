@@ -123,12 +123,14 @@ class Crawler:
     def close(self) -> None:
         """Stop the workers (if running) and close the database."""
         self.stop()
-        if self._fetcher is not None:
-            self._fetcher.close()
-        if self.database is not None:
-            self.database.close()
-            self.database = None
-            self.frontier = None
+        try:
+            if self._fetcher is not None:
+                self._fetcher.close()  # an archive that cannot close its file raises
+        finally:
+            if self.database is not None:
+                self.database.close()
+                self.database = None
+                self.frontier = None
 
     def stop(self) -> None:
         """Stop claiming work; in-flight requests finish and are recorded. Thread-safe."""

@@ -6,8 +6,8 @@ callbacks). A thread stops at the run's limits, when nothing is left (or only wo
 beyond the horizon, O6), or on ``stop``; its last lease is given back. When one thread ends
 for a reason that holds for all (nothing left, a limit), the others stop waiting at once rather
 than at their next poll. A thread that fails stops the others, and ``run`` raises its error
-once every thread has ended: a database that failed as ``StoreError``, anything else (a bug)
-as it is.
+once every thread has ended: a database that failed as ``StoreError``, anything else (an
+``ArchiveError``, a bug) as it is.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from datetime import timedelta
 from typing import TYPE_CHECKING
 
 from politecrawl.clock import wait_for_event
-from politecrawl.errors import StoreError
+from politecrawl.errors import ArchiveError, StoreError
 from politecrawl.results import CrawlSummary, Excluded, Page
 from politecrawl.store import Frontier, Lease, Wait, is_database_error, worker_id
 
@@ -207,15 +207,16 @@ class Workers:
         """Settle the lease of a failed worker, if the database still answers; otherwise it
         returns when it expires, or at once when a later process resumes (C5).
 
-        After a database error the URL goes back to the queue. After any other error (a bug)
-        it is recorded as failed with the error, so that a resumed crawl does not meet the
-        same bug on the same page again. Its request may have been made: the host keeps its
-        delay from now (P2)."""
+        After a database error, or a WARC archive that cannot be written (a full disk: not
+        the page's fault either), the URL goes back to the queue. After any other error (a
+        bug) it is recorded as failed with the error, so that a resumed crawl does not meet
+        the same bug on the same page again. Its request may have been made: the host keeps
+        its delay from now (P2)."""
         with contextlib.suppress(Exception):  # the worker's own error is the one reported
             now = self.clock.now()
             delay = max(self.delay_seconds, self.visitor.gate.robots_delay(lease.origin))
             next_fetch_at = now + timedelta(seconds=delay)
-            if is_database_error(error):
+            if is_database_error(error) or isinstance(error, ArchiveError):
                 self.frontier.release(lease, now=now, next_fetch_at=next_fetch_at)
             else:
                 message = f"internal error: {type(error).__name__}: {error}"

@@ -1,10 +1,11 @@
 """The CDXJ index beside each WARC file: one ``Capture`` a line (URL key, timestamp, and JSON
-with url, status, digest, filename, offset, length), for a replay tool to find a capture and for
-the next run to find a URL's last capture (revisits)."""
+with url, status, digest, filename, offset, length), sorted (``sorted_cdxj``), for a replay tool
+to find a capture and for the next run to find a URL's last capture (revisits)."""
 
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -42,8 +43,17 @@ class Capture:
         return f"{_surt(self.url)} {stamp} {json.dumps(fields, sort_keys=True)}"
 
 
+def sorted_cdxj(lines: Iterable[str]) -> str:
+    """CDXJ ``lines`` (without their newlines) as an index file: in the order replay tools
+    search them (pywb's binary search, ``LC_ALL=C sort``), by their bytes, so by URL key, then
+    timestamp, then the capture's full date (the JSON's first field). Code point order is the
+    order of the UTF-8 bytes."""
+    return "".join(line + "\n" for line in sorted(lines))
+
+
 def read_index(directory: Path) -> list[Capture]:
-    """Every capture in the CDXJ indexes of ``directory``, oldest file first."""
+    """Every capture in the CDXJ indexes of ``directory``, oldest file first; a URL's captures
+    in a file in time order (the lines are sorted by URL key, then time)."""
     captures = []
     for index in sorted(directory.glob("*.cdxj")):  # names sort by run, time and serial
         for line in index.read_text(encoding="utf-8").splitlines():
