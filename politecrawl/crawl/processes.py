@@ -21,7 +21,11 @@ which it treats as Ctrl-C however often it comes (requests in flight finish and 
 the run is recorded as interrupted); ``join`` waits for them; one still starting (importing,
 opening the database) ends by the signal itself, having claimed nothing, which is not a failure.
 Helpers run in their own process group, so a Ctrl-C at the terminal reaches them only through
-this process; one whose parent is gone (killed) stops on its own within half a second.
+this process. One whose parent is gone (killed) exits at once, within 50 ms, without
+recording or flushing anything: nobody will read its counters or join it, and a graceful stop
+could wait long on the database (its group commit, a lock of the dead parent's transaction)
+while a resumed run starts beside it. What it had in flight, or fetched but not yet committed,
+is leased work that returns to the queue when its lease expires, exactly as after a kill -9 (C5).
 """
 
 from __future__ import annotations
@@ -46,6 +50,7 @@ _REPORT_SECONDS = 0.5
 _SIGNAL_CHECK_SECONDS = 0.05
 _FAILURE_BYTES = 2048
 _STOP_WAIT_SECONDS = 300.0
+_ORPHANED_EXIT_STATUS = 3  # read by nobody: the parent that would is gone
 # Counted as they go in each process; the others describe the frontier at the end.
 _RUN_COUNTERS = (
     "pages",
@@ -104,8 +109,6 @@ class Helper(Protocol):
 
     @property
     def summary(self) -> CrawlSummary: ...
-
-    def stop(self) -> None: ...
 
     def interrupt(self) -> None: ...
 
@@ -200,14 +203,14 @@ def serve(crawl: Helper, parent: int, slot: HelperSlot) -> None:
         interrupted = False
         next_post = time.monotonic() + _REPORT_SECONDS
         while not finished.wait(min(_SIGNAL_CHECK_SECONDS, _REPORT_SECONDS)):
+            if os.getppid() != parent:  # the parent is gone (see the module's docstring)
+                os._exit(_ORPHANED_EXIT_STATUS)
             if signalled and not interrupted:
                 interrupted = True
                 crawl.interrupt()
             if time.monotonic() >= next_post:
                 next_post = time.monotonic() + _REPORT_SECONDS
                 slot.post(crawl.summary)
-                if os.getppid() != parent:  # the parent is gone: stop as on Ctrl-C
-                    crawl.stop()
 
     poster = threading.Thread(target=post_until_finished, daemon=True)
     poster.start()
