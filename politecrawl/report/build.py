@@ -22,17 +22,20 @@ from politecrawl.config import FetchingSettings
 from politecrawl.report.checks import build_link_checks, referrer
 from politecrawl.report.exclusions import as_text, robots_exclusion
 from politecrawl.report.model import (
+    MAX_UNCHECKED_LISTED,
     BrokenLink,
     ChainStep,
     DeferredOrigin,
     DeferredUrl,
     DirectivePage,
     Disagreement,
+    PassProgress,
     RedirectChain,
     Report,
     RobotsOutcomeRow,
     ScopeExclusion,
     SlowPage,
+    UncheckedUrl,
 )
 from politecrawl.report.sitemaps import build_sitemap_audit, sitemap_outcome
 from politecrawl.report.tables import (
@@ -45,6 +48,7 @@ from politecrawl.report.tables import (
 )
 from politecrawl.robots import RobotsLimits, Verdict, parse_robots
 from politecrawl.store import (
+    PAGE,
     Database,
     OriginRobots,
     SitemapEntryRow,
@@ -52,11 +56,13 @@ from politecrawl.store import (
     UrlHistory,
     UrlRow,
     broken_urls,
+    carried_broken,
     deferred_urls,
     directive_pages,
     origin_robots,
     origin_urls,
     out_of_scope,
+    pass_state,
     redirect_rows,
     robots_body,
     robots_exclusions,
@@ -87,12 +93,16 @@ def build_report(
     allows); pages slower than ``slow_seconds`` are listed."""
     origins = origin_robots(database)
     outcomes, disagreements = _robots_sections(database, origins, agent, robots_limits)
+    progress = _progress(database)
+    # L5: while a recrawl pass is unfinished, what earlier passes found on the URLs it has not
+    # settled yet stands (marked with their pass): its queued URLs hold no verdict of their own.
+    carry = progress.number > 1 and bool(progress.queued or progress.leased or progress.deferred)
     return Report(
         agent=agent,
         database=database.target,
         slow_seconds=slow_seconds,
         totals=state_counts(database),
-        broken_links=_broken_links(database),
+        broken_links=_broken_links(database, carry=carry),
         redirect_chains=redirect_chains(database, max_redirects=max_redirects),
         robots_excluded=tuple(map(robots_exclusion, robots_exclusions(database))),
         out_of_scope=tuple(
@@ -123,13 +133,37 @@ def build_report(
         robots_outcomes=outcomes,
         disagreements=disagreements,
         sitemaps=build_sitemap_audit(database),
-        checks=build_link_checks(database, max_redirects=max_redirects),
+        checks=build_link_checks(database, max_redirects=max_redirects, carry=carry),
+        progress=progress,
     )
 
 
-def _broken_links(database: Database) -> tuple[BrokenLink, ...]:
-    """Broken URLs with every page linking to them, and the sitemaps listing them."""
+def _progress(database: Database) -> PassProgress:
+    """How far the current pass got (L5), with the first waiting pages and checks named."""
+    state = pass_state(database, listed=MAX_UNCHECKED_LISTED)
+    return PassProgress(
+        number=state.number,
+        queued=state.queued,
+        leased=state.leased,
+        deferred=state.deferred,
+        limited=state.limited,
+        seeds_refused=state.seeds_refused,
+        robots_unknown=state.robots_unknown,
+        last_outcome=state.last_outcome,
+        unchecked=tuple(
+            UncheckedUrl(row.url, row.origin, row.state, row.reason or "")
+            for row in state.unchecked
+        ),
+        unchecked_total=state.unchecked_total,
+    )
+
+
+def _broken_links(database: Database, *, carry: bool) -> tuple[BrokenLink, ...]:
+    """Broken URLs with every page linking to them, and the sitemaps listing them; with
+    ``carry``, also those an earlier pass found that the current one has not re-checked."""
     broken = broken_urls(database)
+    if carry:
+        broken = sorted([*broken, *carried_broken(database, kind=PAGE)], key=lambda i: i.row.url)
     listed = sitemap_entries_of(database, (item.row.id for item in broken))
     return tuple(
         BrokenLink(
@@ -139,6 +173,7 @@ def _broken_links(database: Database) -> tuple[BrokenLink, ...]:
             item.row.error,
             tuple(map(referrer, item.referrers)),
             tuple(listing.sitemap for listing in listed.get(item.row.id, ())),
+            item.from_pass,
         )
         for item in broken
     )

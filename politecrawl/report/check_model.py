@@ -41,6 +41,9 @@ class BrokenCheck:
     method: str | None
     """How it was asked: ``HEAD``, or ``HEAD,GET`` when HEAD was refused (L2)."""
     referrers: tuple[Referrer, ...]
+    from_pass: int | None = None
+    """None: found by the current pass; else the earlier pass that found it, which the
+    current (unfinished) pass has not re-checked yet."""
 
     @property
     def problem(self) -> str:
@@ -102,6 +105,9 @@ class MissingFragment:
     """As written in the links, percent-decoded."""
     referrers: tuple[Referrer, ...]
     """The linking pages, each with the line of the link."""
+    from_pass: int | None = None
+    """None: judged on the page as the current pass fetched it; else as the earlier pass
+    did, the current (unfinished) pass not having fetched it again yet."""
 
     @property
     def link(self) -> str:

@@ -21,15 +21,17 @@ from politecrawl.report.check_model import (
     RedirectToUpdate,
     Referrer,
 )
-from politecrawl.report.model import Report
+from politecrawl.report.model import Report, counted
 from politecrawl.report.tables import (
     Cell,
     Line,
     Row,
     Table,
+    carried_note,
     link,
     number,
     plain,
+    problem,
     referrer_detail,
     referrer_lines,
 )
@@ -57,7 +59,7 @@ def _broken(item: BrokenCheck) -> Row:
     return (
         link(item.url),
         plain(number(item.status)),
-        plain(item.problem),
+        problem(item.problem, item.from_pass),
         plain(item.method or ""),
         _linked_from(item.referrers),
     )
@@ -85,11 +87,20 @@ def _forbidden(item: ForbiddenCheck) -> Row:
 
 
 def _fragment(item: MissingFragment) -> Row:
-    return link(item.url), plain(f"#{item.fragment}"), _linked_from(item.referrers)
+    return (
+        link(item.url),
+        problem(f"#{item.fragment}", item.from_pass),
+        _linked_from(item.referrers),
+    )
 
 
 def _broken_note(checks: LinkChecks) -> str:
-    note = f"{checks.checks_made} links leaving the site and resources checked (HEAD, else GET)"
+    made = counted(
+        checks.checks_made,
+        "link leaving the site or resource",
+        "links leaving the site and resources",
+    )
+    note = f"{made} checked (HEAD, else GET)"
     if checks.checks_waiting:
         note += f"; {checks.checks_waiting} not checked yet (queued or deferred)"
     return note
@@ -127,8 +138,8 @@ def check_tables(report: Report) -> tuple[Table, ...]:
             CHECK_TITLES["missing_fragments"],
             ("Page", "Fragment", "Linked from"),
             tuple(map(_fragment, checks.missing_fragments)),
-            f"{checks.fragments_checked} #fragment links checked against the ids and "
-            "<a name> anchors of their page",
+            f"{counted(checks.fragments_checked, '#fragment link')} checked against the ids "
+            "and <a name> anchors of their page",
         ),
     )
 
@@ -171,8 +182,14 @@ def check_csv_rows(report: Report) -> Iterator[Sequence[object]]:
     checks = report.checks
     for item in checks.broken:
         method = f"method: {item.method}" if item.method else ""
+        carried = carried_note(item.from_pass)
         for ref in _each_referrer(item.referrers):
-            row = [number(item.status), item.problem, _detail(ref, method), ref.url if ref else ""]
+            row = [
+                number(item.status),
+                item.problem,
+                _detail(ref, carried, method),
+                ref.url if ref else "",
+            ]
             yield ("broken_checks", item.url, *row)
     for moved in checks.redirects:
         to = f"update to: {moved.new_url or ''} ({moved.new_outcome})"
@@ -199,7 +216,7 @@ def check_csv_rows(report: Report) -> Iterator[Sequence[object]]:
             row = [
                 "",
                 f"missing fragment #{missing.fragment}",
-                _detail(ref),
+                _detail(ref, carried_note(missing.from_pass)),
                 ref.url if ref else "",
             ]
             yield ("missing_fragments", missing.link, *row)

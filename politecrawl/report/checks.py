@@ -25,12 +25,15 @@ from politecrawl.report.check_model import (
 )
 from politecrawl.report.exclusions import robots_exclusion
 from politecrawl.store import (
+    CHECK,
     Database,
     FragmentLink,
     ReferredUrl,
     ReferrerRow,
     UrlRow,
     broken_checks,
+    carried_broken,
+    carried_fragment_links,
     check_counts,
     fragment_links,
     last_config,
@@ -52,14 +55,25 @@ MAX_REDIRECTS = (
 _WAITING = ("queued", "leased", "deferred")
 
 
-def build_link_checks(database: Database, *, max_redirects: int = MAX_REDIRECTS) -> LinkChecks:
-    """What link checking found in the crawl in ``database``; sections empty when it was off."""
+def build_link_checks(
+    database: Database, *, max_redirects: int = MAX_REDIRECTS, carry: bool = False
+) -> LinkChecks:
+    """What link checking found in the crawl in ``database``; sections empty when it was off.
+    ``carry``: the current pass is unfinished, and the broken checks and missing fragments
+    earlier passes found on what it has not settled yet are kept (marked ``from_pass``)."""
     counts = check_counts(database)
     checks_made = counts.checks.get("done", 0) + counts.checks.get("failed", 0)
     enabled = bool(counts.checks or counts.fragment_links) or _was_on(last_config(database))
     if not enabled:
         return LinkChecks(pages_checked=counts.pages_fetched)
     fragments = fragment_links(database)
+    broken = broken_checks(database)
+    if carry:  # L5: an unfinished pass keeps what earlier passes found on what it has not redone
+        fragments = sorted(
+            [*fragments, *carried_fragment_links(database)],
+            key=lambda link: (link.url, link.fragment, link.from_url),
+        )
+        broken = sorted([*broken, *carried_broken(database, kind=CHECK)], key=_url)
     redirects, hops = permanent_redirects(database)
     return LinkChecks(
         enabled=True,
@@ -69,7 +83,7 @@ def build_link_checks(database: Database, *, max_redirects: int = MAX_REDIRECTS)
         fragments_checked=len(fragments),
         # A check no page links to any more (the link was removed since, a recrawl found) is
         # nobody's broken link.
-        broken=tuple(_broken(item) for item in broken_checks(database) if item.referrers),
+        broken=tuple(_broken(item) for item in broken if item.referrers),
         redirects=_redirects(database, redirects, hops, max_redirects),
         robots_forbidden=tuple(map(_forbidden, robots_forbidden_checks(database))),
         missing_fragments=_missing_fragments(database, fragments),
@@ -94,10 +108,21 @@ def _referrers(item: ReferredUrl) -> tuple[Referrer, ...]:
     return tuple(map(referrer, item.referrers))
 
 
+def _url(item: ReferredUrl) -> str:
+    return item.row.url
+
+
 def _broken(item: ReferredUrl) -> BrokenCheck:
     row = item.row
     return BrokenCheck(
-        row.url, row.origin, row.status, row.state, row.error, row.check_method, _referrers(item)
+        row.url,
+        row.origin,
+        row.status,
+        row.state,
+        row.error,
+        row.check_method,
+        _referrers(item),
+        item.from_pass,
     )
 
 
@@ -199,4 +224,5 @@ def _missing(found: list[FragmentLink]) -> MissingFragment:
         first.origin,
         first.fragment,
         tuple(Referrer(link.from_url, line=link.line) for link in found),
+        first.from_pass,
     )

@@ -1,5 +1,7 @@
 """The report as ONE self-contained HTML page: summary counts, then a sortable table per section.
 
+Its header says whether the crawl's pass is complete (L5), and what it waits for if not.
+
 Inline CSS and JavaScript (``report_assets``), no network, no external fonts; opened from a file
 it works offline. Everything from the crawl is escaped with ``html.escape``: URLs, robots.txt
 lines and error messages are written by strangers, and a URL like
@@ -19,7 +21,15 @@ from politecrawl.report.assets import SCRIPT, STYLE
 from politecrawl.report.check_tables import check_summary, check_tables
 from politecrawl.report.model import Report
 from politecrawl.report.sitemap_tables import sitemap_summary, sitemap_tables
-from politecrawl.report.tables import Cell, Line, Table, printable, summary, tables
+from politecrawl.report.tables import (
+    Cell,
+    Line,
+    Table,
+    pass_note,
+    printable,
+    summary,
+    tables,
+)
 
 _LINKABLE = ("http://", "https://")
 _SLASH = re.compile(r"(?<!:)(?<!:/)/")
@@ -54,7 +64,7 @@ def _line(line: Line) -> str:
 def _cell(cell: Cell) -> str:
     key = cell[0].text if cell else ""
     lines = "".join(_line(line) for line in cell)
-    return f'<td data-sort="{escape(key)}">{lines}</td>'
+    return f'<td data-sort="{escape(printable(key))}">{lines}</td>'
 
 
 def _table(table: Table) -> str:
@@ -119,6 +129,8 @@ def render_html(report: Report) -> str:
         f"<code>{escape(report.database)}</code> · slow means over "
         f"{report.slow_seconds:g} s"
     )
+    note = escape(printable(pass_note(report)))
+    meta += f" · {note}" if report.progress.complete else f" · <strong>{note}</strong>"
     groups = (*summary(report), *check_summary(report), *sitemap_summary(report))
     findings_first = tuple(sorted(groups, key=lambda group: group[0] != "Findings"))
     sections = (*tables(report), *check_tables(report), *sitemap_tables(report))

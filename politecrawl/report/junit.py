@@ -1,13 +1,19 @@
-"""The report as JUnit XML, for CI: what broke fails a test case (L1-L5).
+"""The report as JUnit XML, for CI: what broke fails a test case, an incomplete pass is an
+error (L1-L5).
 
 ``render_junit(report)`` gives ``<testsuites>`` holding one ``<testsuite name="politecrawl">``:
 one ``<testcase classname="ORIGIN" name="URL">`` with a ``<failure>`` per broken page, per
 broken link leaving the site or resource, and per missing fragment (``name`` is then
 ``URL#fragment``), the pages linking to it (with the link's line and text) in the failure's
-text; then one passing ``<testcase name="links">`` that says how many link targets were
-checked. ``tests`` and ``failures`` count them: the failures are ``broken_count(report)``.
-Built with ``xml.etree.ElementTree`` (escaping is its job), after the crawl's data has had its
-control characters shown (``\\x1b``) and what XML 1.0 cannot carry replaced. Pure.
+text, and the earlier pass that found it when the current one has not re-checked it yet.
+When the pass is incomplete (``PassProgress``), a ``<testcase name="pass complete">`` with an
+``<error type="incomplete">`` saying what it waits for, and a ``<skipped>`` test case per page
+or link not checked yet (the first ``MAX_UNCHECKED_LISTED``, then one for the rest): a gate
+never passes a check that did not finish. Then one passing ``<testcase name="links">`` that
+says how many link targets were checked. ``tests``, ``failures``, ``errors`` and ``skipped``
+count them: the failures are ``broken_count(report)``. Built with ``xml.etree.ElementTree``
+(escaping is its job), after the crawl's data has had its control characters shown
+(``\\x1b``) and what XML 1.0 cannot carry replaced. Pure.
 """
 
 from __future__ import annotations
@@ -17,8 +23,14 @@ import xml.etree.ElementTree as ET
 from collections.abc import Iterator
 
 from politecrawl.report.check_model import Referrer
-from politecrawl.report.model import Report
-from politecrawl.report.tables import printable, referrer_note
+from politecrawl.report.model import Report, counted
+from politecrawl.report.tables import (
+    carried_note,
+    pass_note,
+    printable,
+    referrer_note,
+    without_spec_ids,
+)
 from politecrawl.urls import InvalidURL, origin_of
 
 __all__ = ["SUITE", "render_junit"]
@@ -64,28 +76,59 @@ def _cases(report: Report) -> Iterator[Case]:
             text = "no page links here; listed in sitemaps:\n" + "\n".join(
                 f"  {sitemap}" for sitemap in page.listed_in
             )
-        yield _origin(page.url), page.url, f"broken link: {page.problem}", "broken-link", text
+        message = _carried(f"broken link: {page.problem}", page.from_pass)
+        yield _origin(page.url), page.url, message, "broken-link", text
     for check in report.checks.broken:
         what = "broken resource" if check.is_resource else "broken outbound link"
         text = _linked_from(check.referrers, unlinked)
         if check.method:
             text += f"\nchecked with {check.method}"
-        yield check.origin, check.url, f"{what}: {check.problem}", "broken-link", text
+        message = _carried(f"{what}: {check.problem}", check.from_pass)
+        yield check.origin, check.url, message, "broken-link", text
     for missing in report.checks.missing_fragments:
         message = f"missing fragment: no id or <a name> #{missing.fragment} on {missing.url}"
         text = _linked_from(missing.referrers, "")
+        message = _carried(message, missing.from_pass)
         yield missing.origin, missing.link, message, "missing-fragment", text
+
+
+def _carried(message: str, from_pass: int | None) -> str:
+    note = carried_note(from_pass)
+    return f"{message} ({note})" if note else message
+
+
+def _skipped(report: Report, failing: set[str]) -> list[tuple[str, str, str]]:
+    """(classname, name, message) of each page or link the incomplete pass has not checked
+    yet, but those failing as an earlier pass found them; then one case for those not named."""
+    progress = report.progress
+    cases = [
+        (item.origin, item.url, _waiting(item.state, item.reason))
+        for item in progress.unchecked
+        if item.url not in failing
+    ]
+    rest = progress.unchecked_total - len(progress.unchecked)
+    if rest > 0:
+        cases.append((SUITE, f"{counted(rest, 'more link')}", "not checked yet: not named here"))
+    return cases
+
+
+def _waiting(state: str, reason: str) -> str:
+    what = {"queued": "queued", "leased": "in flight", "deferred": "deferred"}.get(state, state)
+    return f"not checked yet: {what}" + (f" ({without_spec_ids(reason)})" if reason else "")
 
 
 def _summary(report: Report) -> str:
     checks = report.checks
-    counted = checks.pages_checked + checks.checks_made
-    text = (
-        f"{counted} link targets checked: {checks.pages_checked} pages crawled, "
-        f"{checks.checks_made} links leaving the site and resources"
+    targets = counted(checks.pages_checked + checks.checks_made, "link target")
+    pages = counted(checks.pages_checked, "page")
+    made = counted(
+        checks.checks_made,
+        "link leaving the site or resource",
+        "links leaving the site and resources",
     )
+    text = f"{targets} checked: {pages} crawled, {made}"
     if checks.fragments_checked:
-        text += f"; {checks.fragments_checked} #fragment links"
+        text += f"; {counted(checks.fragments_checked, '#fragment link')}"
     if not checks.enabled:
         text += " (outbound links, resources and #fragments were not checked)"
     return text
@@ -94,13 +137,30 @@ def _summary(report: Report) -> str:
 def render_junit(report: Report) -> str:
     """The report's failures as a JUnit XML document (UTF-8, with its declaration)."""
     cases = list(_cases(report))
-    counts = {"tests": str(len(cases) + 1), "failures": str(len(cases)), "errors": "0"}
+    progress = report.progress
+    errors = 0 if progress.complete else 1
+    skipped = [] if progress.complete else _skipped(report, {name for _, name, *_ in cases})
+    counts = {
+        "tests": str(len(cases) + errors + len(skipped) + 1),
+        "failures": str(len(cases)),
+        "errors": str(errors),
+    }
     root = ET.Element("testsuites", {"name": SUITE, **counts})
-    suite = ET.SubElement(root, "testsuite", {"name": SUITE, **counts, "skipped": "0"})
+    suite = ET.SubElement(
+        root, "testsuite", {"name": SUITE, **counts, "skipped": str(len(skipped))}
+    )
     for classname, name, message, kind, text in cases:
         case = ET.SubElement(suite, "testcase", {"classname": _xml(classname), "name": _xml(name)})
         failure = ET.SubElement(case, "failure", {"message": _xml(message), "type": kind})
         failure.text = _xml(text)
+    if errors:
+        case = ET.SubElement(suite, "testcase", {"classname": SUITE, "name": "pass complete"})
+        message = f"pass {progress.number} incomplete: {', '.join(progress.incomplete_because)}"
+        error = ET.SubElement(case, "error", {"message": _xml(message), "type": "incomplete"})
+        error.text = _xml(pass_note(report))
+    for classname, name, message in skipped:
+        case = ET.SubElement(suite, "testcase", {"classname": _xml(classname), "name": _xml(name)})
+        ET.SubElement(case, "skipped", {"message": _xml(message)})
     links = ET.SubElement(suite, "testcase", {"classname": SUITE, "name": "links"})
     ET.SubElement(links, "system-out").text = _summary(report)
     ET.indent(root)

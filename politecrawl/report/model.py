@@ -19,6 +19,7 @@ from politecrawl.report.check_model import LinkChecks, Referrer
 from politecrawl.report.sitemap_model import SitemapAudit
 
 __all__ = [
+    "MAX_UNCHECKED_LISTED",
     "SECTION_TITLES",
     "BrokenLink",
     "ChainStep",
@@ -26,6 +27,7 @@ __all__ = [
     "DeferredUrl",
     "DirectivePage",
     "Disagreement",
+    "PassProgress",
     "RedirectChain",
     "Referrer",
     "Report",
@@ -33,7 +35,10 @@ __all__ = [
     "RobotsOutcomeRow",
     "ScopeExclusion",
     "SlowPage",
+    "UncheckedUrl",
     "broken_count",
+    "broken_parts",
+    "counted",
 ]
 
 
@@ -49,6 +54,9 @@ class BrokenLink:
     referrers: tuple[Referrer, ...]
     listed_in: tuple[str, ...] = ()
     """The sitemaps listing it (S4): how a URL no page links to came to be fetched."""
+    from_pass: int | None = None
+    """None: found by the current pass; else the earlier pass that found it, which the
+    current (unfinished) pass has not re-checked yet."""
 
     @property
     def problem(self) -> str:
@@ -205,6 +213,68 @@ class Disagreement:
     rfc9309_text: str
 
 
+@dataclass(frozen=True, slots=True)
+class UncheckedUrl:
+    """A page or a check the current pass has not settled: queued, leased or deferred."""
+
+    url: str
+    origin: str
+    state: str
+    reason: str
+    """Why it waits (``robots-deferred``, ``retry``, ...); "" when it is just queued."""
+
+
+@dataclass(frozen=True, slots=True)
+class PassProgress:
+    """How far the crawl's current pass got (L5). Complete: nothing queued, in flight or
+    deferred, no ``max_pages_per_host`` limit hit, and every seed origin's robots.txt known
+    and letting its seed in. A report of an incomplete pass says so, and ``politecrawl
+    check`` does not pass it."""
+
+    number: int = 1
+    queued: int = 0
+    leased: int = 0
+    deferred: int = 0
+    limited: int = 0
+    """Pages a ``max_pages_per_host`` limit left out."""
+    seeds_refused: int = 0
+    """Seeds robots.txt forbids (nothing behind them crawled)."""
+    robots_unknown: tuple[str, ...] = ()
+    """Seed origins whose robots.txt is not known yet (not fetched, or deferred: O6)."""
+    last_outcome: str | None = None
+    """How the last run ended (finished, max_pages, interrupted, ...); "": it has not ended
+    (under way, or killed); None: no run recorded."""
+    unchecked: tuple[UncheckedUrl, ...] = ()
+    """Pages and checks still waiting, by URL (the first ``MAX_UNCHECKED_LISTED``)."""
+    unchecked_total: int = 0
+
+    @property
+    def complete(self) -> bool:
+        """Nothing of the pass is left to do, and nothing was left out."""
+        return not self.incomplete_because
+
+    @property
+    def incomplete_because(self) -> tuple[str, ...]:
+        """What keeps the pass from being complete, in a few words each (empty: complete)."""
+        reasons = [
+            counted(count, one, many)
+            for count, one, many in (
+                (self.queued, "URL queued", "URLs queued"),
+                (self.leased, "URL in flight", "URLs in flight"),
+                (self.deferred, "URL deferred", "URLs deferred"),
+                (self.limited, "page over max_pages_per_host", "pages over max_pages_per_host"),
+                (self.seeds_refused, "seed robots.txt forbids", "seeds robots.txt forbids"),
+            )
+            if count
+        ]
+        reasons += [f"robots.txt of {origin} not known" for origin in self.robots_unknown]
+        return tuple(reasons)
+
+
+MAX_UNCHECKED_LISTED = 10_000
+"""Waiting pages and checks a report names one by one (JUnit's skipped cases); it counts all."""
+
+
 SECTION_TITLES: Mapping[str, str] = {
     "broken_links": "Broken links",
     "redirect_chains": "Redirect chains",
@@ -243,6 +313,9 @@ class Report:
     """The sitemap audit (S4): not a section of ``SECTION_TITLES``, but sections of its own."""
     checks: LinkChecks = field(default_factory=LinkChecks)
     """The link checks (L1-L4): sections of their own too."""
+    progress: PassProgress = field(default_factory=PassProgress)
+    """How far the current pass got (L5): findings marked ``from_pass`` are an earlier
+    pass's, on URLs this pass has not re-checked yet."""
 
     def section(self, key: str) -> tuple[Any, ...]:
         """The findings of the section called ``key`` (a key of ``SECTION_TITLES``)."""
@@ -261,6 +334,22 @@ class Report:
         """Every URL the crawl knows."""
         return sum(self.totals.values())
 
+    @property
+    def carried_count(self) -> int:
+        """Findings of an earlier pass that this (unfinished) pass has not re-checked yet."""
+        passes = [item.from_pass for item in self.broken_links]
+        passes += [item.from_pass for item in self.checks.broken]
+        passes += [item.from_pass for item in self.checks.missing_fragments]
+        return sum(1 for number in passes if number is not None)
+
+
+def counted(count: int, singular: str, plural: str | None = None) -> str:
+    """``1 page``, ``2 pages``: ``count`` and the noun it takes (``plural`` when it is not the
+    singular with an s: ``URL queued``, ``URLs queued``)."""
+    if count == 1:
+        return f"1 {singular}"
+    return f"{count} {plural or singular + 's'}"
+
 
 def broken_count(report: Report) -> int:
     """The findings that make ``politecrawl check`` (and ``run``) exit 1 (L5): broken pages,
@@ -268,3 +357,19 @@ def broken_count(report: Report) -> int:
     return (
         len(report.broken_links) + len(report.checks.broken) + len(report.checks.missing_fragments)
     )
+
+
+def broken_parts(report: Report) -> tuple[str, ...]:
+    """``broken_count`` by kind, in words: ``3 broken pages``, ``1 broken outbound link or
+    resource``, ``2 missing fragments`` (kinds with none left out)."""
+    checks = report.checks
+    kinds = (
+        (len(report.broken_links), "broken page", "broken pages"),
+        (
+            len(checks.broken),
+            "broken outbound link or resource",
+            "broken outbound links and resources",
+        ),
+        (len(checks.missing_fragments), "missing fragment", "missing fragments"),
+    )
+    return tuple(counted(count, one, many) for count, one, many in kinds if count)

@@ -28,9 +28,13 @@ from politecrawl.report.model import (
     RobotsOutcomeRow,
     ScopeExclusion,
     SlowPage,
+    counted,
 )
 
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+# Control characters (C0 but tab and line feed, DEL, C1), and the invisible bidirectional
+# controls that reorder the text shown around them (U+061C, U+200E-U+200F, U+202A-U+202E,
+# U+2066-U+2069): a link's text could otherwise make a URL beside it read backwards.
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,8 +71,15 @@ class Table:
 
 
 def printable(text: str) -> str:
-    """``text`` with control characters (ANSI escapes included) shown as ``\\xNN``."""
-    return _CONTROL.sub(lambda found: f"\\x{ord(found.group()):02x}", text)
+    """``text`` with control characters (ANSI escapes included) shown as ``\\xNN``, and
+    bidirectional controls (U+202E, U+2066, ...) as ``\\uNNNN``: every renderer shows the
+    crawl's data through it."""
+    return _CONTROL.sub(_escaped, text)
+
+
+def _escaped(found: re.Match[str]) -> str:
+    code = ord(found.group())
+    return f"\\x{code:02x}" if code <= 0xFF else f"\\u{code:04x}"
 
 
 def when(value: datetime | None, missing: str = "") -> str:
@@ -138,12 +149,42 @@ def referrer_lines(referrers: tuple[Referrer, ...]) -> Cell:
     return tuple(Line(ref.url, ref.url, referrer_note(ref)) for ref in referrers)
 
 
+def carried_note(from_pass: int | None) -> str:
+    """What marks a finding an earlier pass made on a URL the current pass has not re-checked
+    yet (L5); "" for the current pass's own."""
+    return "" if from_pass is None else f"found by pass {from_pass}, not re-checked yet"
+
+
+def problem(text: str, from_pass: int | None) -> Cell:
+    """A finding's problem, with ``carried_note`` as its note."""
+    return (Line(without_spec_ids(text), note=carried_note(from_pass)),)
+
+
+def pass_note(report: Report) -> str:
+    """One sentence on how far the current pass got (L5): complete, or what it still waits
+    for, how the last run ended, and that findings of earlier passes are marked."""
+    progress = report.progress
+    if progress.complete:
+        return f"Pass {progress.number} is complete: nothing left to fetch."
+    note = f"Pass {progress.number} is incomplete: {', '.join(progress.incomplete_because)}."
+    if progress.last_outcome == "":
+        note += " A run has not ended (under way, or killed)."
+    elif progress.last_outcome is not None:
+        note += f" The last run ended: {progress.last_outcome}."
+    if report.carried_count:
+        note += (
+            f" {counted(report.carried_count, 'finding')} of earlier passes, on URLs this pass "
+            "has not re-checked yet, stand (marked with their pass)."
+        )
+    return note
+
+
 def _broken(item: BrokenLink) -> Row:
     referrers = referrer_lines(item.referrers)
     return (
         link(item.url),
         plain(number(item.status)),
-        plain(item.problem),
+        problem(item.problem, item.from_pass),
         referrers or plain(_unlinked(item)),
     )
 

@@ -1,12 +1,14 @@
 """The report as text for a terminal, as CSV for a spreadsheet, and as JSON for programs.
 
-Text: a summary, then one headed section per kind of finding, columns aligned, "none" for an
-empty section; then the link checks' sections (one line when the crawl checked no link) and
-the sitemap audit's (one line when the crawl has no sitemap).
-Control characters in the crawl's data (a robots.txt line, an error message) are shown
-escaped, so a hostile file cannot drive the terminal. CSV: one row per finding (a broken URL
-or a link check's finding once per page linking to it, a listed URL once per sitemap listing
-it) under one header, ``CSV_COLUMNS``; control characters escaped and would-be formulas quoted.
+Text: whether the pass is complete (L5), a summary, then one headed section per kind of
+finding, columns aligned, "none" for an empty section; then the link checks' sections (one
+line when the crawl checked no link) and the sitemap audit's (one line when the crawl has no
+sitemap). Control characters and bidirectional controls in the crawl's data (a robots.txt
+line, an error message, a link's text) are shown escaped, so a hostile file cannot drive the
+terminal or reorder what it shows. CSV: one row per finding (a broken URL or a link check's
+finding once per page linking to it, a listed URL once per sitemap listing it), after a
+``pass_incomplete`` row when the pass is, under one header, ``CSV_COLUMNS``; control
+characters escaped and would-be formulas quoted.
 JSON: the report's fields with sorted keys, times in ISO 8601, tuples as lists. Pure.
 """
 
@@ -26,8 +28,10 @@ from politecrawl.report.sitemap_tables import sitemap_csv_rows, sitemap_summary,
 from politecrawl.report.tables import (
     Cell,
     Table,
+    carried_note,
     describe,
     number,
+    pass_note,
     printable,
     referrer_detail,
     summary,
@@ -70,6 +74,7 @@ def _table_text(table: Table) -> list[str]:
 def render_text(report: Report) -> str:
     """The report for a person at a terminal."""
     out = [f"politecrawl report: {printable(report.database)} (agent {printable(report.agent)})"]
+    out.append(pass_note(report))
     groups = (*summary(report), *check_summary(report), *sitemap_summary(report))
     width = max(len(label) for _, counts in groups for label, _, _ in counts)
     digits = max(len(str(count)) for _, counts in groups for _, count, _ in counts)
@@ -82,13 +87,19 @@ def render_text(report: Report) -> str:
 
 
 def _csv_rows(report: Report) -> Iterator[Sequence[object]]:
-    """One row per finding, in the columns of ``CSV_COLUMNS``."""
+    """One row per finding, in the columns of ``CSV_COLUMNS``; first, when the pass is
+    incomplete, a ``pass_incomplete`` row that says what it waits for (L5)."""
+    progress = report.progress
+    if not progress.complete:
+        reason = f"pass {progress.number} incomplete"
+        yield ("pass_incomplete", "", "", reason, "; ".join(progress.incomplete_because), "")
     for item in report.broken_links:
         for ref in item.referrers or (None,):
             linking = "" if ref is None else ref.url
             note = "" if ref is None else referrer_detail(ref)
             if ref is None and item.listed_in:
                 note = "listed in " + " ".join(item.listed_in)
+            note = "; ".join(part for part in (carried_note(item.from_pass), note) if part)
             row = [number(item.status), item.problem, note, linking]
             yield ("broken_links", item.url, *row)
     for chain in report.redirect_chains:
@@ -170,11 +181,14 @@ def _jsonable(value: Any) -> Any:
 def render_json(report: Report) -> str:
     """The whole report as JSON: stable (sorted) keys, ISO 8601 times, plus ``counts`` (and
     the sitemap audit's and the link checks' own, ``sitemaps.counts`` and ``checks.counts``),
-    and ``broken_count``: the findings that make ``politecrawl check`` exit 1 (L5)."""
+    ``broken_count``: the findings that make ``politecrawl check`` exit 1, and
+    ``progress.complete`` with ``progress.incomplete_because`` (L5)."""
     data = _jsonable(asdict(report))
     data["counts"] = report.counts
     data["sitemaps"]["counts"] = report.sitemaps.counts
     data["checks"]["counts"] = report.checks.counts
     data["broken_count"] = broken_count(report)
     data["total_urls"] = report.total_urls
+    data["progress"]["complete"] = report.progress.complete
+    data["progress"]["incomplete_because"] = list(report.progress.incomplete_because)
     return json.dumps(data, sort_keys=True, indent=2, ensure_ascii=False) + "\n"

@@ -7,7 +7,8 @@ from here and from no submodule (an import-linter contract in ``pyproject.toml``
 ``Frontier`` schedules, leases and records URLs on it; ``RobotsOutcomeStore`` keeps each
 origin's robots.txt outcome; ``start_run``/``finish_run``/``last_config`` record crawl runs;
 ``host_waits`` says what each host waits for; ``server_advice`` what to tell the user about the
-database server; ``compare_passes`` sets a recrawl pass beside the one before. The read-only
+database server; ``compare_passes`` sets a recrawl pass beside the one before, ``pass_state``
+says how far the current pass got. The read-only
 queries of the report (``state_counts``, ``broken_urls``, ..., ``sitemap_rows``, ...,
 ``check_counts``, ...) hand out the values of ``reading_types`` (``UrlRow``, ``ReferrerRow``,
 ...). Values crossing this boundary are frozen dataclasses; table rows never leave the package.
@@ -46,6 +47,7 @@ from politecrawl.store.frontier_types import (
 )
 from politecrawl.store.hosts import HostWait, host_waits
 from politecrawl.store.link_targets import drop_link_target_index, ensure_link_target_index
+from politecrawl.store.pass_reading import carried_broken, carried_fragment_links, pass_state
 from politecrawl.store.passes import PassComparison, compare_passes
 from politecrawl.store.reading import (
     broken_urls,
@@ -68,6 +70,7 @@ from politecrawl.store.reading_types import (
     ListedLastmod,
     ListedUrl,
     OriginRobots,
+    PassState,
     ReferredUrl,
     ReferrerRow,
     SitemapEntryRow,
@@ -113,6 +116,7 @@ __all__ = [
     "OriginRobots",
     "PageOutcome",
     "PassComparison",
+    "PassState",
     "ReferredUrl",
     "ReferrerRow",
     "RobotsOutcomeStore",
@@ -123,6 +127,8 @@ __all__ = [
     "Wait",
     "broken_checks",
     "broken_urls",
+    "carried_broken",
+    "carried_fragment_links",
     "check_counts",
     "compare_passes",
     "deferred_urls",
@@ -141,6 +147,7 @@ __all__ = [
     "origin_urls",
     "out_of_scope",
     "page_anchors",
+    "pass_state",
     "permanent_redirects",
     "redirect_rows",
     "robots_body",

@@ -70,6 +70,9 @@ class ReferredUrl:
 
     row: UrlRow
     referrers: tuple[ReferrerRow, ...]
+    from_pass: int | None = None
+    """None: what the current pass found. Else the earlier pass whose verdict ``row`` holds
+    (its state and status): the current pass has not settled the URL yet (``pass_reading``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,6 +87,34 @@ class FragmentLink:
     fragment: str
     """As written in the link, percent-decoded."""
     line: int | None
+    from_pass: int | None = None
+    """None: the page was fetched by the current pass. Else the earlier pass that fetched it
+    last: the current pass has not settled it yet (``pass_reading``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class PassState:
+    """How far the crawl's current pass got: what waits, what a limit or robots.txt left out,
+    and how the last run ended (L5: a check that is not complete is no pass)."""
+
+    number: int
+    queued: int
+    leased: int
+    deferred: int
+    """URLs of every kind (pages, checks, sitemaps) in each waiting state."""
+    limited: int
+    """Pages a ``max_pages_per_host`` limit left out of the pass."""
+    seeds_refused: int
+    """Seeds robots.txt forbids: nothing behind them was crawled."""
+    robots_unknown: tuple[str, ...]
+    """Seed origins whose robots.txt outcome is not known (not fetched yet, or deferred, O6)."""
+    last_outcome: str | None
+    """How the last run ended (finished, max_pages, interrupted, ...); "": it has not ended
+    (a crawl is running, or was killed); None: no run was recorded."""
+    unchecked: tuple[UrlRow, ...]
+    """Pages and checks still waiting, by URL: the first ``listed`` of them."""
+    unchecked_total: int
+    """Pages and checks still waiting, all of them."""
 
 
 @dataclass(frozen=True, slots=True)
