@@ -44,7 +44,8 @@ def change_the_site(web) -> dict[str, set[str]]:
         "changed": {web.url(friend, "/p/1.html"), web.url(other, "/p/3.html")},
         "new": {web.url(other, "/p/new.html")},
         "gone": {web.url(other, "/p/2.html")},
-        "newly_broken": {web.url(other, "/p/5.html")},
+        # p/2 is gone, and other pages still link to it: a link newly broken too (issue 38).
+        "newly_broken": {web.url(other, "/p/5.html"), web.url(other, "/p/2.html")},
         "newly_excluded_by_robots": {web.url(friend, "/p/4.html")},
     }
 

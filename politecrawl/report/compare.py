@@ -1,8 +1,10 @@
 """What changed between two passes of a crawl, for people and tools (issue 6).
 
 Renders a ``politecrawl.store.PassComparison`` as text, CSV, JSON or one self-contained
-HTML page: new, changed, unchanged, gone, newly broken, fixed, newly excluded by robots.txt,
-newly noindex, and redirects whose target changed. CSV and HTML go through the main report's
+HTML page: new, changed, unchanged, gone, newly broken (a gone page still linked to is one),
+fixed, newly excluded by robots.txt, newly noindex, and redirects whose target changed; each
+URL with what it was in both passes, a newly broken one with the pages linking to it; and
+whether the later pass is unfinished. CSV and HTML go through the main report's
 renderers (``text.csv_cell``, ``html.render_page``), with the same guards: no spreadsheet
 formulas, control characters shown, everything escaped, the same Content-Security-Policy.
 """
@@ -14,8 +16,10 @@ import io
 import json
 from html import escape
 
+from politecrawl.report.checks import referrer
 from politecrawl.report.html import render_page
-from politecrawl.report.tables import Line, Table
+from politecrawl.report.model import counted
+from politecrawl.report.tables import Line, Table, printable, referrer_note
 from politecrawl.report.text import csv_cell
 from politecrawl.store import PassComparison
 
@@ -33,7 +37,8 @@ _TITLES = {
 
 
 def _rows(comparison: PassComparison) -> list[tuple[str, str, str]]:
-    """(category, url, detail) for every finding."""
+    """(category, url, detail) for every finding: what the URL was in each pass (``200 ->
+    404``), and for a newly broken one the pages linking to it."""
     rows: list[tuple[str, str, str]] = []
     for category in _TITLES:
         for item in getattr(comparison, category):
@@ -41,13 +46,35 @@ def _rows(comparison: PassComparison) -> list[tuple[str, str, str]]:
                 url, before, after = item
                 rows.append((category, url, f"{before} -> {after}"))
             else:
-                rows.append((category, item, ""))
+                rows.append((category, item, _detail(comparison, category, item)))
     return rows
+
+
+def _detail(comparison: PassComparison, category: str, url: str) -> str:
+    before, after = comparison.outcomes.get(url, ("", ""))
+    parts = [f"{before} -> {after}" if before else after]
+    if category == "newly_broken" and (linking := comparison.linked_from.get(url)):
+        pages = []
+        for ref in map(referrer, linking):
+            note = referrer_note(ref)
+            pages.append(ref.url + (f" ({note})" if note else ""))
+        parts.append("linked from " + ", ".join(pages))
+    return "; ".join(part for part in parts if part)
+
+
+def _heading(comparison: PassComparison) -> str:
+    heading = f"Pass {comparison.after} compared with pass {comparison.before}"
+    if comparison.unsettled:
+        heading += (
+            f" (pass {comparison.after} is unfinished: "
+            f"{counted(comparison.unsettled, 'URL')} not revisited yet, in no category)"
+        )
+    return heading
 
 
 def render_compare_text(comparison: PassComparison, *, list_unchanged: bool = False) -> str:
     """Counts, then the URLs of each category (unchanged ones only counted unless asked)."""
-    lines = [f"Pass {comparison.after} compared with pass {comparison.before}"]
+    lines = [printable(_heading(comparison))]
     counts = comparison.counts()
     for category, title in _TITLES.items():
         lines.append(f"  {title:<32} {counts[category]:>6}")
@@ -59,7 +86,9 @@ def render_compare_text(comparison: PassComparison, *, list_unchanged: bool = Fa
             continue
         lines.append("")
         lines.append(f"{title} ({len(items)})")
-        lines.extend(f"  {url}" + (f"  {detail}" if detail else "") for _, url, detail in items)
+        lines.extend(
+            printable(f"  {url}" + (f"  {detail}" if detail else "")) for _, url, detail in items
+        )
     return "\n".join(lines) + "\n"
 
 
@@ -77,6 +106,11 @@ def render_compare_json(comparison: PassComparison) -> str:
     data = {
         "before": comparison.before,
         "after": comparison.after,
+        "unsettled": comparison.unsettled,
+        "details": {
+            category: {url: detail for kind, url, detail in _rows(comparison) if kind == category}
+            for category in _TITLES
+        },
         "counts": comparison.counts(),
         "urls": {
             category: [
@@ -108,5 +142,7 @@ def render_compare_html(comparison: PassComparison) -> str:
     )
     summary = (("Changes", tuple((title, counts[key], key) for key, title in _TITLES.items())),)
     meta = "politecrawl change report: what a maintenance recrawl found different"
+    if comparison.unsettled:
+        meta += f" · {_heading(comparison)}"
     title = f"Pass {comparison.after} compared with pass {comparison.before}"
-    return render_page(title, escape(meta), summary, sections)
+    return render_page(title, escape(printable(meta)), summary, sections)

@@ -6,7 +6,9 @@ older than ``max_age``), puts the pages that changed last time first, and marks 
 stale so it is revalidated (conditional GET, E3) before the pass uses it. The URL rows keep their
 validators (ETag, Last-Modified) and content hash, so each revisit is a conditional GET and a
 200 is compared with what was there. ``compare_passes`` classifies each page and each checked
-link between two passes (sitemaps are read again each pass, but the sitemap audit covers them).
+link between two passes (sitemaps are read again each pass, but the sitemap audit covers them),
+with each URL's outcome in both; a page gone (404, 410) that pages still link to is newly
+broken too, with the pages linking to it.
 """
 
 from __future__ import annotations
@@ -28,11 +30,14 @@ from sqlalchemy import (
 )
 
 from politecrawl.store.database import Database
+from politecrawl.store.reading import referrers
+from politecrawl.store.reading_types import ReferrerRow
 from politecrawl.store.schema import (
     DEFERRED,
     DONE,
     EXCLUDED,
     FAILED,
+    LEASED,
     QUEUED,
     SITEMAP,
     hosts_table as _hosts,
@@ -43,6 +48,7 @@ from politecrawl.store.schema import (
 )
 
 _REVISITED = (DONE, FAILED, EXCLUDED, DEFERRED)
+_WAITING = (QUEUED, LEASED, DEFERRED)
 
 
 def current_pass(connection: Connection) -> int:
@@ -144,6 +150,14 @@ class PassComparison:
     newly_excluded_by_robots: list[str] = field(default_factory=list)
     newly_noindex: list[str] = field(default_factory=list)
     redirect_changed: list[tuple[str, str | None, str | None]] = field(default_factory=list)
+    outcomes: dict[str, tuple[str, str]] = field(default_factory=dict)
+    """Each URL of a category: what it was in pass ``before`` and in pass ``after`` (its
+    status, ``failed``, ``excluded (robots)``; ``""`` for a URL new in ``after``)."""
+    linked_from: dict[str, tuple[ReferrerRow, ...]] = field(default_factory=dict)
+    """The pages linking to each newly broken URL."""
+    unsettled: int = 0
+    """URLs the ``after`` pass has not settled yet (queued, leased, deferred): it is
+    unfinished, and they are in no category."""
 
     def counts(self) -> dict[str, int]:
         """How many URLs in each category."""
@@ -195,10 +209,37 @@ def compare_passes(database: Database, *, after: int | None = None) -> PassCompa
                 .join(_urls, _urls.c.id == _passes.c.url_id)
                 .where(_passes.c.pass_number == after, _urls.c.kind != SITEMAP)
             ).all()
-    result = PassComparison(before, after)
+    result = PassComparison(
+        before, after, unsettled=sum(1 for row in rows if row.state in _WAITING)
+    )
     for row in sorted(rows, key=lambda r: r.url):
         _classify(result, row, old.get(row.url_id))
+    _linked_gone(database, result, {row.url: row.url_id for row in rows})
     return result
+
+
+def _linked_gone(database: Database, result: PassComparison, ids: dict[str, int]) -> None:
+    """A page gone (404, 410) that pages still link to is a link newly broken too (L5): the
+    links to it fail now. Every newly broken URL gets the pages linking to it."""
+    candidates = {url: ids[url] for url in (*result.gone, *result.newly_broken)}
+    linking = referrers(database, candidates.values())
+    broken = set(result.newly_broken)
+    broken |= {url for url in result.gone if candidates[url] in linking}
+    result.newly_broken[:] = sorted(broken)
+    result.linked_from.update(
+        (url, linking[candidates[url]]) for url in result.newly_broken if candidates[url] in linking
+    )
+
+
+def _outcome(row: Any | None) -> str:
+    """A URL's outcome in one pass, in a word or two."""
+    if row is None:
+        return ""
+    if row.status is not None and row.state in (DONE, FAILED):
+        return str(row.status)
+    if row.state == EXCLUDED and row.reason:
+        return f"excluded ({row.reason})"
+    return str(row.state).replace("_", " ")
 
 
 def _classify(result: PassComparison, now: Any, was: Any | None) -> None:
@@ -206,6 +247,8 @@ def _classify(result: PassComparison, now: Any, was: Any | None) -> None:
     url = now.url
     state, status = now.state, now.status
     fetched = state in (DONE, FAILED)
+    if fetched or state == EXCLUDED:
+        result.outcomes[url] = (_outcome(was), _outcome(now))
     if was is None:
         if fetched:
             result.new.append(url)
