@@ -13,7 +13,7 @@ from politecrawl import CrawlConfig
 from politecrawl.crawl.failures import Failures
 from politecrawl.crawl.visit_result import VisitResult
 from politecrawl.errors import FetchError
-from politecrawl.fetch import FetchResult
+from politecrawl.fetch import FetchResult, HostNotFoundError
 from politecrawl.store import Lease
 from politecrawl.testing import FakeClock
 
@@ -97,3 +97,9 @@ def test_c7_check_retries_never_goes_beyond_max_retries():
     failing = failures(max_retries=2, check_retries=5)
     assert retries(status(failing, 500, "check"), "check") == 2
     assert retries(status(failing, 500, "page"), "page") == 2
+
+
+def test_l1_o6_a_check_whose_host_name_does_not_exist_is_broken_at_once_a_page_is_retried():
+    gone = HostNotFoundError(URL, "Name or service not known")
+    assert retries(no_answer(failures(), gone, "check"), "check") == 0  # a finding (L1)
+    assert retries(no_answer(failures(), gone, "page"), "page") == 3  # O6: DNS fails, defer

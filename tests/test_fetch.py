@@ -17,8 +17,16 @@ import requests
 import responses
 from hypothesis import example, given, settings, strategies as st
 
+from politecrawl.connect import AddressGuard
 from politecrawl.errors import FetchError
-from politecrawl.fetch import Fetcher, FetchLimits, FetchResult, new_session
+from politecrawl.fetch import (
+    Fetcher,
+    FetchLimits,
+    FetchResult,
+    HostNotFoundError,
+    host_not_found_in,
+    new_session,
+)
 from politecrawl.fetch.body import _Inflater
 
 AGENT = "politecrawl/0.1 (+https://example.org/bot)"
@@ -490,3 +498,28 @@ def test_p5_e3_a_request_is_prepared_as_requests_prepares_it(index):
         assert {name: options[name] for name in ("verify", "proxies", "cert")} == {
             name: expected[name] for name in ("verify", "proxies", "cert")
         }
+
+
+@pytest.mark.parametrize(
+    ("code", "not_found"),
+    [(socket.EAI_NONAME, True), (socket.EAI_AGAIN, False), (socket.EAI_FAIL, False)],
+    ids=["nxdomain", "resolver-timed-out", "servfail"],
+)
+def test_o6_l1_a_name_that_does_not_exist_is_host_not_found_a_failing_resolver_is_not(
+    code, not_found
+):
+    # No DNS query: the guard's resolver answers as the system's would (O6 for a crawled
+    # origin either way; a check records "host not found" at once, L1).
+    def resolver(host: str, port: int) -> list[str]:
+        raise socket.gaierror(code, "from the test's resolver")
+
+    url = "http://gone.invalid/robots.txt"
+    fetcher = Fetcher(user_agent="test/1", address_guard=AddressGuard(resolver=resolver))
+    with fetcher, pytest.raises(FetchError) as caught:
+        fetcher.fetch(url)
+    error = caught.value
+    assert error.temporary
+    assert isinstance(error, HostNotFoundError) is not_found
+    assert not error.host_trouble or not not_found  # no server to back off from
+    found = host_not_found_in(f"{error}: robots.txt temporarily unavailable (O6)", url)
+    assert (found == "host not found (from the test's resolver)") is not_found

@@ -3,7 +3,8 @@ schedule a bounded number of times, or recorded as failed [C7, P3, L2].
 
 ``Failures.no_answer`` takes a time-out or a refused connection (the server's trouble, and no
 response time; a response that trickled past the deadline is recorded cut off, not retried, and
-one that timed out is retried fewer times: ``max_timeout_retries``);
+one that timed out is retried fewer times: ``max_timeout_retries``; a check whose host name does
+not resolve is broken at once, L1);
 ``Failures.failed_status`` a status worth retrying (429, 5xx) with its Retry-After. A link
 check (L1-L3) is retried at most ``max_check_retries`` times: it wants a verdict, not the page.
 ``politeness.pace_after`` and ``politeness.url_retry_at`` decide the times.
@@ -15,6 +16,7 @@ from typing import TYPE_CHECKING
 
 from politecrawl.crawl.response_reading import host_pace_record
 from politecrawl.crawl.visit_result import VisitResult
+from politecrawl.fetch import HostNotFoundError
 from politecrawl.politeness import Failure, failure_of_status, pace_after, url_retry_at
 from politecrawl.results import Page
 from politecrawl.store import CHECK, Frontier, Lease
@@ -66,14 +68,15 @@ class Failures:
         response time. A response cut off at the deadline while it was arriving is not
         retried, and one that timed out at most ``max_timeout_retries`` times: each attempt
         would hold its host as long again (C7, P3). ``check_method``: the lease is a check
-        (L2)."""
+        (L2), and a host name that does not resolve is its finding, not retried (L1)."""
+        found = check_method is not None and isinstance(error, HostNotFoundError)
         return self._failed(
             lease,
             str(error),
             None,
             started=started,
             robots_delay=robots_delay,
-            temporary=error.temporary and not error.cut_off,
+            temporary=error.temporary and not error.cut_off and not found,
             max_retries=self.max_timeout_retries if error.timed_out else self.max_retries,
             failure="host" if error.host_trouble else "page",
             kind=CHECK if check_method else None,

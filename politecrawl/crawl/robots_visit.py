@@ -5,21 +5,30 @@ its slot to robots.txt (``RobotsVisits.fetch``); the URL itself waits for the ho
 An in-scope origin whose robots.txt was read has its sitemaps queued (its Sitemap lines, else
 /sitemap.xml when guessing is on). ``exclude`` describes a URL robots.txt forbids: which line,
 under which semantics, and (strict, M7) which reading forbade it.
+
+A link leaving the site whose host name does not resolve (the resolver says it does not exist:
+``fetch.HostNotFoundError``, on robots.txt's own request) is broken at once, a finding of the
+check (L1): not deferred and retried as a crawled origin's robots.txt is (O6), which would keep
+the link unreported and the check waiting. ``host_not_found`` records it, and every later link to
+that host while its robots.txt outcome stands: none of them makes a request.
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from politecrawl.crawl.visit_result import VisitResult
+from politecrawl.fetch import host_not_found_in
 from politecrawl.politeness import pace_after
 from politecrawl.results import Excluded
 from politecrawl.scope import Scope, check_scope
 from politecrawl.sitemaps import SitemapSeed, robots_sitemaps
-from politecrawl.store import Frontier, Lease, OriginDeferral
+from politecrawl.store import CHECK, Frontier, Lease, OriginDeferral
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
+    from datetime import datetime
 
     from politecrawl.clock import Clock
     from politecrawl.config import PolitenessSettings, SitemapSettings
@@ -63,6 +72,10 @@ class RobotsVisits:
             robots_delay=robots_delay,
             cut_short=fetched.cut_short,
         ).next_start
+        if outcome.kind == "deferred" and not of_site:
+            found = self.host_not_found(lease, outcome.reason, next_fetch_at=next_at)
+            if found is not None:
+                return replace(found, robots_fetched=True)
         if outcome.kind == "deferred":
             detail = {"robots": outcome.reason}
             until = outcome.retry_at
@@ -79,6 +92,26 @@ class RobotsVisits:
             sitemaps = self._sitemaps_of(lease.origin, outcome) if of_site else []
             end = Frontier.released(lease, next_fetch_at=next_at, sitemaps=sitemaps)
         return VisitResult(robots_fetched=True, end=end)
+
+    def host_not_found(
+        self, lease: Lease, robots_reason: str, *, next_fetch_at: datetime | None = None
+    ) -> VisitResult | None:
+        """L1: the check ``lease`` broken at once, when its origin's robots.txt outcome
+        (``robots_reason``) says that its host name does not resolve; else None. The lease's
+        origin is not the site's (a crawled origin's robots.txt is deferred, O6).
+        ``next_fetch_at``: the host's next start after robots.txt's request; None, no request
+        was made (the outcome was known): the host gets its slot back."""
+        error = host_not_found_in(robots_reason, lease.origin + "/robots.txt")
+        if error is None:
+            return None
+        end = Frontier.failed(
+            lease,
+            error,
+            now=self.clock.now(),
+            next_fetch_at=lease.claimed_at if next_fetch_at is None else next_fetch_at,
+            kind=CHECK,
+        )
+        return VisitResult(checked=True, check_broken=True, end=end)
 
     def queue_missed_sitemaps(self, origins: Iterable[str]) -> int:
         """S1 for origins whose robots.txt was read without their sitemaps being queued (the

@@ -164,6 +164,8 @@ class Visitor:
         if gate.kind == "robots_first":
             return self.robots.fetch(lease, of_site=verdict.allowed)
         if gate.kind == "deferred":
+            if not verdict.allowed and (found := self.robots.host_not_found(lease, gate.reason)):
+                return found  # L1: a host whose name does not resolve is a finding, at once
             return self._defer(lease, gate.until, "robots-deferred", {"robots": gate.reason})
         if gate.kind == "disallowed":
             return self.robots.exclude(lease, gate, becomes=becomes)

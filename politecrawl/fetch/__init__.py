@@ -10,11 +10,13 @@ not. ``requests.Response`` never leaves this package: callers get a frozen ``Fet
 
 - ``fetcher``: ``Fetcher``, the request as sent and the hop's answer;
 - ``body``: the body, read within the deadline and the cap, its content coding undone;
-- ``failures``: a request without an answer as a ``FetchError``;
+- ``failures``: a request without an answer as a ``FetchError`` (a ``HostNotFoundError`` when
+  its host name does not resolve);
 - ``values``: ``FetchLimits``, ``FetchRequest``, ``FetchResult``, ``Exchange``.
 """
 
 from politecrawl.errors import FetchError
+from politecrawl.fetch.failures import HostNotFoundError, host_not_found_in
 from politecrawl.fetch.fetcher import Fetcher, new_session
 from politecrawl.fetch.values import Exchange, FetchLimits, FetchRequest, FetchResult
 
@@ -25,5 +27,7 @@ __all__ = [
     "FetchRequest",
     "FetchResult",
     "Fetcher",
+    "HostNotFoundError",
+    "host_not_found_in",
     "new_session",
 ]

@@ -1,8 +1,17 @@
 """What a request that got no answer becomes: a ``FetchError``, temporary (defer, O6) unless
-the URL cannot be requested at all, with one short line saying why."""
+the URL cannot be requested at all, with one short line saying why.
+
+A host name the resolver says does not exist (NXDOMAIN, or a name without an address) is a
+``HostNotFoundError``: still temporary for a crawled origin (O6: a DNS failure defers), but a
+link check records it as broken at once (L1), and no host backs off for it (no server is in
+trouble). A resolver that timed out or failed (SERVFAIL) is an ordinary temporary failure: the
+name may exist. ``host_not_found_in`` finds the error in a text made from it (a robots.txt
+outcome's reason).
+"""
 
 from __future__ import annotations
 
+import socket
 import time
 from http.client import HTTPException
 from typing import Any
@@ -15,6 +24,33 @@ from politecrawl.fetch.values import FetchLimits
 
 _INVALID_URL = (requests.exceptions.InvalidURL, requests.exceptions.MissingSchema,
                 requests.exceptions.InvalidSchema, requests.exceptions.URLRequired)  # fmt: skip
+HOST_NOT_FOUND = "host not found"
+"""How the message of a ``HostNotFoundError`` begins."""
+# getaddrinfo's answers for a name that does not exist, or has no address: NXDOMAIN, NODATA.
+_NOT_FOUND = frozenset(
+    code for code in (socket.EAI_NONAME, getattr(socket, "EAI_NODATA", None)) if code is not None
+)
+
+
+class HostNotFoundError(FetchError):
+    """The URL's host name does not resolve: the resolver answered that it does not exist, or
+    has no address (not a time-out: that is an ordinary temporary failure)."""
+
+    def __init__(self, url: str, reason: str) -> None:
+        super().__init__(
+            f"{HOST_NOT_FOUND} ({reason})", url=url, temporary=True, host_trouble=False
+        )
+
+
+def host_not_found_in(text: str, url: str) -> str | None:
+    """The ``HostNotFoundError`` message for ``url`` that ``text`` begins with (``str()`` of the
+    error, or a robots.txt outcome's reason made from it), else None."""
+    prefix = f"{url}: {HOST_NOT_FOUND}"
+    if not text.startswith(prefix):
+        return None
+    message = text[len(url) + 2 :]
+    reason, closed, _ = message.partition(")")
+    return reason + closed if closed else HOST_NOT_FOUND
 
 
 def failure(
@@ -24,6 +60,8 @@ def failure(
     ``arriving``: what was still arriving, should the deadline have passed (``too_slow``)."""
     if isinstance(exc, _INVALID_URL):
         return FetchError(f"invalid URL: {_reason(exc)}", url=url, temporary=False)
+    if _name_not_found(exc):  # the resolver's answer, however long it took
+        return HostNotFoundError(url, _reason(exc))
     if time.monotonic() >= deadline:
         return too_slow(url, limits, arriving=arriving)
     timed_out = True
@@ -66,6 +104,22 @@ def _garbled(exc: BaseException) -> bool:
         if isinstance(item, ProtocolError | ConnectionResetError | HTTPException):
             return True
         stack += [item.__cause__, item.__context__, *item.args]
+    return False
+
+
+def _name_not_found(exc: BaseException) -> bool:
+    """A resolver's "no such name" (or "no address") anywhere in ``exc``'s chain: urllib3
+    keeps the cause of a failed connection in ``reason``, requests wraps it in ``args``."""
+    seen: set[int] = set()
+    stack: list[object] = [exc]
+    while stack:
+        item = stack.pop()
+        if not isinstance(item, BaseException) or id(item) in seen:
+            continue
+        seen.add(id(item))
+        if isinstance(item, socket.gaierror):
+            return item.errno in _NOT_FOUND
+        stack += [item.__cause__, item.__context__, getattr(item, "reason", None), *item.args]
     return False
 
 
