@@ -11,8 +11,11 @@ from __future__ import annotations
 
 import itertools
 import json
+import socket
 import subprocess
 import sys
+import threading
+import time
 import xml.etree.ElementTree as ET
 from collections import Counter
 from pathlib import Path
@@ -25,7 +28,7 @@ from tests.test_crawl_e2e import GUARD, crawl_config
 
 from politecrawl import CrawlConfig, Crawler
 from politecrawl.report import broken_count, build_report, render_text
-from politecrawl.store import open_database
+from politecrawl.store import broken_checks, open_database
 
 DELAY = 0.05
 TIMEOUT = 1.0  # the slow outbound page answers after 3 s
@@ -307,3 +310,102 @@ def test_l1_c4_a_checked_link_that_redirects_back_into_the_site_leads_to_a_crawl
         asked = [(r.method, r.path_with_query) for r in web.log if r.origin == web.base("site")]
     assert ("GET", "/new.html") in asked  # crawled as a page, not only checked
     assert ("GET", "/behind.html") in asked  # its links followed
+
+
+class _NamesThatDoNotExist:
+    """``socket.getaddrinfo`` for one test: a name under ``.invalid`` (RFC 6761: never exists)
+    is answered "no such name" (NXDOMAIN) here, with no DNS query leaving the machine; any other
+    lookup goes to the real function. The answers are held back until ``released()`` says so
+    (the site's pages are all served): a resolver as slow as the one of issue 38, while the
+    site's pages are ready. Held at most ``HOLD_SECONDS`` in all, so that a crawl whose workers
+    all wait here still ends; an answer given then is counted in ``answered_first``."""
+
+    HOLD_SECONDS = 20.0
+
+    def __init__(self, real, released):
+        self.real = real
+        self.released = released
+        self.lookups: Counter[str] = Counter()
+        self.answered_first = 0
+        self._lock = threading.Lock()
+        self._give_up_at: float | None = None
+
+    def __call__(self, host, *args, **kwargs):
+        if not str(host).endswith(".invalid"):
+            return self.real(host, *args, **kwargs)
+        with self._lock:
+            self.lookups[str(host)] += 1
+            if self._give_up_at is None:
+                self._give_up_at = time.monotonic() + self.HOLD_SECONDS
+        while not self.released():
+            if time.monotonic() >= self._give_up_at:
+                with self._lock:
+                    self.answered_first += 1
+                break
+            time.sleep(0.01)
+        raise socket.gaierror(socket.EAI_NONAME, "Name or service not known")
+
+
+def test_l1_o6_links_to_names_that_do_not_resolve_are_broken_at_once_and_never_starve_the_site(
+    tmp_path, monkeypatch
+):
+    # Issue 38: every worker on outbound hosts whose names did not resolve, the site's own
+    # pages ready and waiting. A name that does not exist is a finding of the check (one
+    # lookup: robots.txt's request; no retry, no back-off), and one worker keeps to the site.
+    pages = {f"/p{n}.html": [f"http://n{n}-{k}.invalid/page" for k in range(3)] for n in range(12)}
+    pages["/p0.html"].append("http://n1-0.invalid/another")  # a second link to a known host
+    links = [link for targets in pages.values() for link in targets]
+    home = "".join(f'<a href="{path}">{path}</a>' for path in pages).encode()
+    site = Site(
+        0,
+        (
+            OriginSpec(
+                "site",
+                "127.0.0.77",
+                {
+                    "/": Page(home),
+                    **{
+                        path: Page("".join(f'<a href="{t}">{t}</a>' for t in targets).encode())
+                        for path, targets in pages.items()
+                    },
+                },
+            ),
+        ),
+        0.0,
+    )
+    config = CrawlConfig(
+        database=str(tmp_path / "nxdomain.db"),
+        delay_seconds=0.05,
+        workers=4,
+        check_outbound=True,
+        robots_retry_seconds=600.0,  # a second lookup of a name would be a retry: none is due
+    )
+    with serve(site) as web:
+        base = web.base("site")
+        wanted = {"/", *pages}
+
+        def site_served() -> bool:
+            return wanted <= {r.path_with_query for r in web.log.snapshot() if r.origin == base}
+
+        resolver = _NamesThatDoNotExist(socket.getaddrinfo, site_served)
+        monkeypatch.setattr(socket, "getaddrinfo", resolver)
+        with Crawler(config) as crawler:
+            crawler.add_seeds([web.url("site")])
+            crawler.run()
+            summary = crawler.summary
+        asked = [r.path_with_query for r in web.log if r.origin == base]
+    assert wanted <= set(asked)  # the server's own log: every page of the site was fetched
+    assert resolver.answered_first == 0  # ... before any outbound name was answered
+    hosts = {host_of(link) for link in links}
+    assert resolver.lookups == Counter(dict.fromkeys(hosts, 1))  # one lookup a name, no retry
+    opened = open_database(config.storage.database)
+    try:
+        broken = {item.row.url: item.row for item in broken_checks(opened)}
+    finally:
+        opened.close()
+    assert set(broken) == set(links)
+    for row in broken.values():
+        assert "host not found" in (row.error or ""), row
+        assert row.attempts == 1, row  # recorded at once, never retried
+    assert summary.broken_checks == len(links)
+    assert summary.deferred == 0

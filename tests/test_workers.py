@@ -107,7 +107,7 @@ class _OneLeaseFrontier:
         self.asked_ahead: list[float] = []
         self.lease: Lease | None = None
 
-    def claim(self, worker: str, *, now, ahead_seconds: float = 0.0) -> Lease | Wait:  # type: ignore[no-untyped-def]
+    def claim(self, worker: str, *, now, ahead_seconds: float = 0.0, keep_to=None) -> Lease | Wait:  # type: ignore[no-untyped-def]
         self.asked_ahead.append(ahead_seconds)
         if self.lease is not None:
             return Wait(None, "nothing queued, leased or deferred")

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 from politecrawl.clock import Clock, SystemClock
 from politecrawl.crawl.assembly import fetcher_of, scope_of, visitor_of
 from politecrawl.crawl.processes import HelperProcesses, HelperSlot, serve, share
-from politecrawl.crawl.workers import Callbacks, RunLimits, Workers
+from politecrawl.crawl.workers import Callbacks, RunLimits, Workers, site_hosts
 from politecrawl.errors import PolitecrawlError
 from politecrawl.politeness import HostQueue
 from politecrawl.results import CrawlSummary, Excluded, Page
@@ -307,6 +307,7 @@ class Crawler:
             delay_seconds=self.config.politeness.delay_seconds,
             stop=self._stop,
             callbacks=Callbacks(self.on_page, self.on_error, self.on_excluded),
+            keep_to=site_hosts(self.config.checking, self._scope),  # L1: the site never starves
         )
         self._workers = workers  # before the check: an interrupt from now on finds them
         if self._interrupted:

@@ -8,6 +8,14 @@ for a reason that holds for all (nothing left, a limit), the others stop waiting
 than at their next poll. A thread that fails stops the others, and ``run`` raises its error
 once every thread has ended: a database that failed as ``StoreError``, anything else (an
 ``ArchiveError``, a bug) as it is.
+
+When the run checks links on other sites (L1, L3) and has more than one thread, the first keeps
+to the seeds' hosts (``site_hosts``) while they have work queued or in flight
+(``Frontier.claim``'s ``keep_to``), and takes any host only when they have none. A check of
+another site can take as long as its time-outs allow, and longer while its host name is being
+resolved (the system's resolver has no deadline of ours); with every thread on such checks, the
+site's own pages waited for minutes (issue 38). One thread kept back bounds that, whatever the
+other sites do.
 """
 
 from __future__ import annotations
@@ -28,8 +36,10 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
 
     from politecrawl.clock import Clock
+    from politecrawl.config import CheckingSettings
     from politecrawl.crawl.visit import Visitor
     from politecrawl.crawl.visit_result import VisitResult
+    from politecrawl.scope import Scope
 
 _POLL_SECONDS = 0.25
 CLAIM_AHEAD_SECONDS = 0.005
@@ -83,7 +93,10 @@ class Workers:
         delay_seconds: float,
         stop: threading.Event,
         callbacks: Callbacks = Callbacks(),
+        keep_to: frozenset[str] | None = None,
     ) -> None:
+        """``keep_to``: the hosts the first thread keeps to while they have work (with more
+        than one thread; ``site_hosts`` says which)."""
         self.frontier = frontier
         self.visitor = visitor
         self.clock = clock
@@ -91,6 +104,7 @@ class Workers:
         self.limits = limits
         self.delay_seconds = delay_seconds
         self.callbacks = callbacks
+        self.keep_to = keep_to if count > 1 else None
         self.summary = CrawlSummary()
         self._stop = stop
         self._ending = threading.Event()
@@ -106,7 +120,7 @@ class Workers:
         self._threads = [
             threading.Thread(
                 target=self._work,
-                args=(worker_id(f"w{i}"), started),
+                args=(worker_id(f"w{i}"), started, self.keep_to if i == 0 else None),
                 name=f"politecrawl-worker-{i}",
                 daemon=True,
             )
@@ -169,23 +183,27 @@ class Workers:
 
     # --- one thread -------------------------------------------------------------------------
 
-    def _work(self, me: str, started: float) -> None:
+    def _work(self, me: str, started: float, keep_to: frozenset[str] | None) -> None:
+        """One thread; ``keep_to``: the hosts it keeps to while they have work (L1)."""
         claimed: Lease | Wait | None = None
+        ahead = CLAIM_AHEAD_SECONDS
         try:
-            claimed = self.frontier.claim(me, now=self.clock.now, ahead_seconds=CLAIM_AHEAD_SECONDS)
+            claimed = self.frontier.claim(
+                me, now=self.clock.now, ahead_seconds=ahead, keep_to=keep_to
+            )
             while not self._stop.is_set():
                 if isinstance(claimed, Wait):
                     if not self._wait(claimed):
                         break
                     claimed = self.frontier.claim(
-                        me, now=self.clock.now, ahead_seconds=CLAIM_AHEAD_SECONDS
+                        me, now=self.clock.now, ahead_seconds=ahead, keep_to=keep_to
                     )
                     continue
                 if self._limit_reached(started):
                     self._release(claimed)
                     claimed = None
                     break
-                claimed = self._visit(claimed, me)
+                claimed = self._visit(claimed, me, keep_to)
             if isinstance(claimed, Lease) and self._stop.is_set():
                 # Stopped while holding the next lease (taken with the last page's record):
                 # give it back now, or it would wait for its lease to expire (C5).
@@ -222,18 +240,19 @@ class Workers:
                 message = f"internal error: {type(error).__name__}: {error}"
                 self.frontier.fail(lease, message, now=now, next_fetch_at=next_fetch_at)
 
-    def _visit(self, lease: Lease, me: str) -> Lease | Wait:
+    def _visit(self, lease: Lease, me: str, keep_to: frozenset[str] | None) -> Lease | Wait:
         # A lease claimed ahead of its host's next start (CLAIM_AHEAD_SECONDS) starts then (P2).
         self.clock.sleep((lease.claimed_at - self.clock.now()).total_seconds())
         result: VisitResult = self.visitor.visit(lease)
         self._count(result)
         # What the visit found is recorded with this worker's next claim: one commit a lease.
         record = result.completion or result.end
+        now, ahead = self.clock.now, CLAIM_AHEAD_SECONDS
         if record is None:
-            claimed = self.frontier.claim(me, now=self.clock.now, ahead_seconds=CLAIM_AHEAD_SECONDS)
+            claimed = self.frontier.claim(me, now=now, ahead_seconds=ahead, keep_to=keep_to)
         else:
             _, claimed = self.frontier.complete_and_claim(
-                record, worker=me, now=self.clock.now, ahead_seconds=CLAIM_AHEAD_SECONDS
+                record, worker=me, now=now, ahead_seconds=ahead, keep_to=keep_to
             )
         if result.excluded is not None:
             self._events.put(result.excluded)
@@ -286,3 +305,13 @@ class Workers:
             self._end("max_duration")
             return True
         return False
+
+
+def site_hosts(checking: CheckingSettings, scope: Scope) -> frozenset[str] | None:
+    """The hosts a run's first thread keeps to (``Workers``' ``keep_to``, see the module's
+    docstring): the seeds' hosts, when the run checks links or resources of other sites."""
+    if not (checking.check_outbound or checking.check_resources):
+        return None
+    if scope.mode == "any" or not scope.seed_hosts:  # no other site: nothing to keep back for
+        return None
+    return scope.seed_hosts

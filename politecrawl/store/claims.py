@@ -6,6 +6,12 @@ twice) and ``statements.lease_best_url`` (the URL: breadth first);
 a host whose queue turned out empty gives its slot back and sleeps until a URL of it is added.
 ``next_wait`` says when a worker that found nothing should ask again, and why
 (``statements.next_wait_times``: one statement, one round trip).
+
+A claim may be kept to some hosts (``among``: a crawl's worker kept to the seeds' hosts, so
+that checks of links leaving the site never hold every worker while the site's pages wait, L1):
+the same choice among those hosts only; ``kept_wait`` says when to ask them again, or None when
+they have nothing queued on a host with room and nothing in flight (the worker then takes any
+host, as the others do).
 """
 
 from __future__ import annotations
@@ -27,17 +33,33 @@ class Claimer:
 
     def __init__(self, lease_seconds: float) -> None:
         self.lease_seconds = lease_seconds
+        self._among: dict[frozenset[str], sql.AmongHosts] = {}
+
+    def among(self, names: frozenset[str]) -> sql.AmongHosts:
+        """The statements of a claim kept to the hosts ``names`` (built once a set)."""
+        statements = self._among.get(names)
+        if statements is None:
+            statements = self._among[names] = sql.AmongHosts(names)
+        return statements
 
     def claim(
-        self, connection: Connection, worker: str, now: datetime, *, ahead_seconds: float = 0.0
+        self,
+        connection: Connection,
+        worker: str,
+        now: datetime,
+        *,
+        ahead_seconds: float = 0.0,
+        among: sql.AmongHosts | None = None,
     ) -> Lease | None:
         """The best URL of a host due by ``now``, leased to ``worker``; None when no host is
         due. With ``ahead_seconds``, a host due that much later may be taken: its lease starts
-        when it is due (``Lease.claimed_at``), and its worker must not ask before (P2)."""
+        when it is due (``Lease.claimed_at``), and its worker must not ask before (P2).
+        ``among``: of those hosts only."""
         epoch = sql.epoch(now)
         ready = epoch + ahead_seconds
+        take_host_slot = sql.take_host_slot if among is None else among.take_host_slot
         for _ in range(_MAX_EMPTY_HOSTS_PER_CLAIM):
-            host = sql.take_host_slot.first(connection, {"now": epoch, "ready": ready})
+            host = take_host_slot.first(connection, {"now": epoch, "ready": ready})
             if host is None:
                 return None
             host_id, host_name, error_streak, starts_at = host
@@ -141,3 +163,17 @@ def next_wait(connection: Connection, now: datetime) -> Wait:
     else:
         reason = "politeness delay"
     return Wait(until, reason)
+
+
+def kept_wait(connection: Connection, now: datetime, among: sql.AmongHosts) -> Wait | None:
+    """When a worker kept to some hosts should ask them again: the next start of one with a URL
+    queued and room for a request, or the end of a lease of theirs (a page in flight may queue
+    more); None when there is neither."""
+    times = among.next_wait_times.first(connection, {})
+    assert times is not None  # one row, always
+    next_host, next_expiry = (sql.moment(time) for time in times)
+    if next_host is not None:
+        return Wait(max(next_host, now), "politeness delay")
+    if next_expiry is not None:
+        return Wait(max(next_expiry, now), "requests in flight")
+    return None

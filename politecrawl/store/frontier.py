@@ -35,7 +35,7 @@ from sqlalchemy import Connection
 
 from politecrawl.config import PolitenessSettings, StorageSettings
 from politecrawl.store import lease_ends, statements as sql
-from politecrawl.store.claims import Claimer, next_wait
+from politecrawl.store.claims import Claimer, kept_wait, next_wait
 from politecrawl.store.enqueue import Enqueuer
 from politecrawl.store.frontier_reading import counts, seed_origins, seed_urls, url_of
 from politecrawl.store.frontier_types import (
@@ -141,17 +141,26 @@ class Frontier:
 
     # --- claiming ---------------------------------------------------------------------------
 
-    def claim(self, worker: str, *, now: Now, ahead_seconds: float = 0.0) -> Lease | Wait:
+    def claim(
+        self,
+        worker: str,
+        *,
+        now: Now,
+        ahead_seconds: float = 0.0,
+        keep_to: frozenset[str] | None = None,
+    ) -> Lease | Wait:
         """Lease the best URL of a due host to ``worker``, or say when to ask again. ``now``:
         the time, or a clock's ``now``, asked inside the write transaction (``Now``).
         ``ahead_seconds``: a host due that much later may be leased; the lease starts when it
-        is due (``Lease.claimed_at``), and no request of it may start before then (P2)."""
+        is due (``Lease.claimed_at``), and no request of it may start before then (P2).
+        ``keep_to``: host names the worker keeps to while they have work queued or in flight
+        (it waits for them then), taking any host only when they have none (``claims``)."""
         self._check_ahead(ahead_seconds)
         self._housekeeping(moment(now))
 
         def claim_when_writing(connection: Connection) -> tuple[datetime, Lease | Wait]:
             at = moment(now)
-            return at, self._claim_or_wait(connection, worker, at, ahead_seconds)
+            return at, self._claim_or_wait(connection, worker, at, ahead_seconds, keep_to)
 
         at, claimed = self._write(claim_when_writing)
         return self._after_empty_claim(claimed, at) if isinstance(claimed, Wait) else claimed
@@ -165,12 +174,27 @@ class Frontier:
             )
 
     def _claim_or_wait(
-        self, connection: Connection, worker: str, now: datetime, ahead_seconds: float = 0.0
+        self,
+        connection: Connection,
+        worker: str,
+        now: datetime,
+        ahead_seconds: float = 0.0,
+        keep_to: frozenset[str] | None = None,
     ) -> Lease | Wait:
         """A lease for ``worker`` or, read in the same transaction, when to ask again: a
         second, read-only transaction for it cost a pool round (and on PostgreSQL a round
         trip) after most completed pages at delay 0, where a host waits one response time
-        after each response (P3)."""
+        after each response (P3). ``keep_to``: as for ``claim``."""
+        if keep_to:
+            among = self._claimer.among(keep_to)
+            claimed = self._claimer.claim(
+                connection, worker, now, ahead_seconds=ahead_seconds, among=among
+            )
+            if claimed is not None:
+                return claimed
+            kept = kept_wait(connection, now, among)
+            if kept is not None:
+                return kept
         lease = self._claimer.claim(connection, worker, now, ahead_seconds=ahead_seconds)
         return lease if lease is not None else next_wait(connection, now)
 
@@ -247,12 +271,13 @@ class Frontier:
         worker: str,
         now: Now,
         ahead_seconds: float = 0.0,
+        keep_to: frozenset[str] | None = None,
     ) -> tuple[bool, Lease | Wait]:
         """Record ``completion`` (as ``complete`` or ``end``) and claim the worker's next lease
         in the same transaction: one commit per lease. Returns what ``complete`` and ``claim``
-        return. ``now`` and ``ahead_seconds`` as for ``claim``: the lease's end is recorded at
-        the time asked for it, the next lease claimed at the time read inside the write
-        transaction."""
+        return. ``now``, ``ahead_seconds`` and ``keep_to`` as for ``claim``: the lease's end is
+        recorded at the time asked for it, the next lease claimed at the time read inside the
+        write transaction."""
         self._check_ahead(ahead_seconds)
         asked = moment(now)
         self._housekeeping(asked)
@@ -272,7 +297,8 @@ class Frontier:
         def complete_then_claim(connection: Connection) -> tuple[datetime, bool, Lease | Wait]:
             recorded = record(connection, asked)
             at = moment(now)
-            return at, recorded, self._claim_or_wait(connection, worker, at, ahead_seconds)
+            following = self._claim_or_wait(connection, worker, at, ahead_seconds, keep_to)
+            return at, recorded, following
 
         write = self._write if self.group_commit is None else self.group_commit.run
         at, recorded, following = write(complete_then_claim)

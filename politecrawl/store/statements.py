@@ -73,40 +73,51 @@ _NOW = bindparam("now", type_=EpochTime())
 # A claim may take a host that comes due a moment later (``ready``: the time asked plus the
 # claim's ``ahead_seconds``): its lease starts when the host is due, and the worker waits for
 # that before it asks (P2), so the claim's own transaction is not part of the host's gap.
+#
+# ``among``: only hosts of these names (a worker kept to the seeds' hosts, ``claims``).
 _READY = bindparam("ready", type_=EpochTime())
 _DUE_WINDOW = 16
-_DUE_HOSTS = (
-    select(hosts.c.id, hosts.c.next_fetch_at, hosts.c.delay_seconds)
-    .where(
-        hosts.c.active, hosts.c.next_fetch_at <= _READY, hosts.c.in_flight < hosts.c.max_in_flight
+
+
+def _take_host_slot_sql(*among: Any) -> Any:
+    due_hosts = (
+        select(hosts.c.id, hosts.c.next_fetch_at, hosts.c.delay_seconds)
+        .where(
+            hosts.c.active,
+            hosts.c.next_fetch_at <= _READY,
+            hosts.c.in_flight < hosts.c.max_in_flight,
+            *among,
+        )
+        .order_by(hosts.c.next_fetch_at)
+        .limit(_DUE_WINDOW)
+        .with_for_update(skip_locked=True)
+        .subquery()
     )
-    .order_by(hosts.c.next_fetch_at)
-    .limit(_DUE_WINDOW)
-    .with_for_update(skip_locked=True)
-    .subquery()
-)
-_DUE_HOST = (
-    select(_DUE_HOSTS.c.id)
-    .order_by(_DUE_HOSTS.c.next_fetch_at - 2 * _DUE_HOSTS.c.delay_seconds, _DUE_HOSTS.c.id)
-    .limit(1)
-    .scalar_subquery()
-)
-TAKE_HOST_SLOT_SQL = (
-    update(hosts)
-    .where(hosts.c.id == _DUE_HOST)
-    .values(
-        in_flight=hosts.c.in_flight + 1,
-        # The lease's start (when the host is due, or now if later) plus the host's delay.
-        next_fetch_at=case((hosts.c.next_fetch_at > _NOW, hosts.c.next_fetch_at), else_=_NOW)
-        + hosts.c.delay_seconds,
+    due_host = (
+        select(due_hosts.c.id)
+        .order_by(due_hosts.c.next_fetch_at - 2 * due_hosts.c.delay_seconds, due_hosts.c.id)
+        .limit(1)
+        .scalar_subquery()
     )
-    .returning(
-        hosts.c.id,
-        hosts.c.host,
-        hosts.c.error_streak,
-        (hosts.c.next_fetch_at - hosts.c.delay_seconds).label("starts_at"),
+    return (
+        update(hosts)
+        .where(hosts.c.id == due_host)
+        .values(
+            in_flight=hosts.c.in_flight + 1,
+            # The lease's start (when the host is due, or now if later) plus the host's delay.
+            next_fetch_at=case((hosts.c.next_fetch_at > _NOW, hosts.c.next_fetch_at), else_=_NOW)
+            + hosts.c.delay_seconds,
+        )
+        .returning(
+            hosts.c.id,
+            hosts.c.host,
+            hosts.c.error_streak,
+            (hosts.c.next_fetch_at - hosts.c.delay_seconds).label("starts_at"),
+        )
     )
-)
+
+
+TAKE_HOST_SLOT_SQL = _take_host_slot_sql()
 
 # The slot was taken on a host with nothing queued: give it back and let the host sleep until
 # add() wakes it.
@@ -382,13 +393,42 @@ ACTIVATE_HOST_SQL = (
 # crawl's end back by up to max_backoff_seconds), the next deferred URL, the next lease to
 # expire.
 _HAS_QUEUED = select(urls.c.id).where(urls.c.host_id == hosts.c.id, in_state(QUEUED))
+
+
+def _next_host_start(*among: Any) -> Any:
+    return (
+        select(func.min(hosts.c.next_fetch_at))
+        .where(hosts.c.active, hosts.c.in_flight < hosts.c.max_in_flight, _HAS_QUEUED.exists())
+        .where(*among)
+        .scalar_subquery()
+    )
+
+
 NEXT_WAIT_TIMES_SQL = select(
-    select(func.min(hosts.c.next_fetch_at))
-    .where(hosts.c.active, hosts.c.in_flight < hosts.c.max_in_flight, _HAS_QUEUED.exists())
-    .scalar_subquery(),
+    _next_host_start(),
     select(func.min(urls.c.next_attempt_at)).where(in_state(DEFERRED)).scalar_subquery(),
     select(func.min(urls.c.lease_expires_at)).where(in_state(LEASED)).scalar_subquery(),
 )
+
+
+class AmongHosts:
+    """The claim and the wait of a worker kept to some hosts (``claims``): ``take_host_slot``
+    among them, and when one of them may be asked next or a lease of theirs ends (deferred
+    URLs left out: a wait for them is the run's to decide, O6). The host names are constants
+    of the statements, one set a crawl."""
+
+    def __init__(self, names: frozenset[str]) -> None:
+        among = hosts.c.host.in_([literal(name) for name in sorted(names)])
+        of_them = select(hosts.c.id).where(among)
+        self.take_host_slot = Prepared(_take_host_slot_sql(among))
+        self.next_wait_times = Prepared(
+            select(
+                _next_host_start(among),
+                select(func.min(urls.c.lease_expires_at))
+                .where(in_state(LEASED), urls.c.host_id.in_(of_them))
+                .scalar_subquery(),
+            )
+        )
 
 
 # Parameters and results of ``Prepared`` statements are plain values: times go in as epoch

@@ -623,3 +623,31 @@ def test_c5_a_leases_origin_is_its_urls_own_after_a_rolled_back_claim(database):
     Frontier(database, default_delay_seconds=0.0).add(["http://y.example/b"], now=T0)
     lease = claim(first, 1)
     assert (lease.url, lease.origin) == ("http://y.example/b", "http://y.example")
+
+
+def test_l1_p1_a_worker_kept_to_the_site_takes_its_hosts_waits_for_them_then_takes_any(frontier):
+    # Issue 38: links leaving the site must never hold every worker while the site's pages
+    # wait. A claim kept to the site's hosts takes them (other hosts due earlier or not), waits
+    # while they have work queued or in flight, and takes any host once they have none.
+    site = frozenset({"site.example"})
+    frontier.add(["http://out.example/a", "http://out2.example/b"], now=T0)
+    frontier.add(["http://site.example/1", "http://site.example/2"], now=at(0.5))
+    first = frontier.claim("w0", now=at(1), keep_to=site)
+    assert isinstance(first, Lease)
+    assert first.url == "http://site.example/1"
+    in_flight = frontier.claim("w0", now=at(1), keep_to=site)
+    assert isinstance(in_flight, Wait)
+    assert in_flight.reason == "requests in flight"  # its page may queue more: not elsewhere
+    done(frontier, first, 1)
+    assert frontier.claim("w0", now=at(1.5), keep_to=site) == Wait(at(2), "politeness delay")
+    second = claim_kept(frontier, 2, site)
+    assert second.url == "http://site.example/2"
+    done(frontier, second, 2)
+    assert claim_kept(frontier, 2.5, site).host in {"out.example", "out2.example"}
+    assert claim(frontier, 2.5).host in {"out.example", "out2.example"}
+
+
+def claim_kept(frontier: Frontier, seconds: float, keep_to: frozenset[str]) -> Lease:
+    lease = frontier.claim("w0", now=at(seconds), keep_to=keep_to)
+    assert isinstance(lease, Lease), lease
+    return lease
