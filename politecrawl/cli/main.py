@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
 from politecrawl._version import VERSION
+from politecrawl.cli.audit import add_audit_command
 from politecrawl.cli.options import add_crawl_options
 from politecrawl.cli.robots import add_robots_commands
 from politecrawl.errors import PolitecrawlError, UserInputError
@@ -40,6 +41,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_crawl_commands(commands)
     _add_inspect_commands(commands)
     add_robots_commands(commands)
+    add_audit_command(commands)
     _add_demo_command(commands)
     return parser
 
