@@ -92,7 +92,7 @@ class CrawlSummary:
     out_of_scope: int = 0
     robots_fetches: int = 0
     sitemaps: int = 0
-    """Sitemaps fetched this run (S1; not pages, not in ``pages``)."""
+    """Sitemaps read this run: fetched with a 2xx answer (S1; not pages, not in ``pages``)."""
     sitemap_skips: int = 0
     """Pages a recrawl did not request because their sitemap says they are unchanged (S3)."""
     checks: int = 0

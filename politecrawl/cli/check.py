@@ -3,8 +3,11 @@
 Crawls the site (the origin of ``SITE_URL``) with every check on: links leaving the site,
 page resources, ``#fragments``, sitemaps; then prints the report and exits 0 when nothing is
 broken, 1 when something is (a broken page, link or resource, or a missing fragment) or when
-the check could not be completed (robots.txt forbids the site, it does not answer), so it can
-gate a CI job (``--format junit`` for CI systems that show test results).
+the check is incomplete (``PassProgress``: a limit such as ``--max-pages`` stopped it, work is
+deferred, robots.txt forbids the site or does not answer), so it can gate a CI job (``--format
+junit`` for CI systems that show test results: an incomplete check is an error there, and
+what it did not check is skipped). Interrupted (Ctrl-C, SIGTERM), it still writes the report
+of what it found so far, marked incomplete, and exits 130.
 
 The crawl is kept: without ``--db``, in the user's cache directory under the site's name
 (``$XDG_CACHE_HOME/politecrawl/<host>.db``). The next check of the site is then a recrawl pass
@@ -30,10 +33,13 @@ from politecrawl.cli.run import (
 )
 from politecrawl.errors import StoreError, UserInputError
 from politecrawl.report import broken_count, build_report
+from politecrawl.report.model import broken_parts, counted
 from politecrawl.store import last_config, open_database, state_counts
 from politecrawl.urls import InvalidURL, canonicalize, split_canonical
 
 EXIT_BROKEN = 1
+# L5 has two outcomes: a check that did not finish is no pass (the report says why).
+EXIT_INCOMPLETE = 1
 # What `check` turns on; a flag, the environment or a configuration file may still turn one off.
 CHECK_SETTINGS: dict[str, Any] = {
     "check_outbound": True,
@@ -47,7 +53,8 @@ _UNFINISHED = ("queued", "leased")
 
 
 def check_command(args: argparse.Namespace) -> int:
-    """Check the site, print the report; 0 when nothing is broken, 1 when something is."""
+    """Check the site, print the report; 0 when nothing is broken, 1 when something is or
+    the check is incomplete, 130 when interrupted (after the report)."""
     try:
         site = canonicalize(args.site)
     except InvalidURL as error:
@@ -64,8 +71,6 @@ def check_command(args: argparse.Namespace) -> int:
         status = crawl(config, args, seeds=[], summary_out=sys.stderr)
     else:  # the next check of the site: a recrawl pass
         status = crawl(config, args, seeds=[], recrawl=True, summary_out=sys.stderr)
-    if status == EXIT_INTERRUPTED:
-        return status
     database = open_database(config.storage.database, create=False)
     try:
         report = build_report(
@@ -73,20 +78,33 @@ def check_command(args: argparse.Namespace) -> int:
         )
     finally:
         database.close()
+    # Interrupted too (Ctrl-C, SIGTERM): what was found so far, and that the pass is incomplete
+    # (L5: the JUnit file a CI job asked for is written, and does not pass).
     write_output(render_report(report, args.format), args.out)
+    if status == EXIT_INTERRUPTED:
+        return status
+    incomplete = report.progress.incomplete_because
     broken = broken_count(report)
     if broken:
-        print(f"politecrawl: {broken} broken links found", file=sys.stderr)
+        found = f"{counted(broken, 'broken link')} found: {', '.join(broken_parts(report))}"
+        if report.carried_count:
+            found += (
+                f" ({report.carried_count} of them found by an earlier pass, not re-checked yet)"
+            )
+        if incomplete:
+            found += f"; and the check is incomplete ({', '.join(incomplete)})"
+        print(f"politecrawl: {found}", file=sys.stderr)
         return EXIT_BROKEN
-    if status != EXIT_CLEAN:
-        # Nothing broken found, but not all was checked: robots.txt keeps politecrawl out, the
-        # site did not answer, or work is deferred. A CI gate must not pass on that.
+    if incomplete or status != EXIT_CLEAN:
+        # Nothing broken found, but not all was checked: a limit stopped the check, robots.txt
+        # keeps politecrawl out, the site did not answer, or work is deferred (L5: the pass is
+        # incomplete). A CI gate must not pass on that.
+        why = ", ".join(incomplete) or "failed work: see above and the report"
         print(
-            "politecrawl: nothing broken found, but the check is incomplete (see above and the "
-            "report: deferred or failed work, or robots.txt forbids the site)",
+            f"politecrawl: nothing broken found, but the check is incomplete ({why})",
             file=sys.stderr,
         )
-        return EXIT_BROKEN
+        return EXIT_INCOMPLETE
     print("politecrawl: nothing broken", file=sys.stderr)
     return EXIT_CLEAN
 

@@ -17,6 +17,7 @@ from politecrawl.config import CrawlConfig
 from politecrawl.crawl.crawler import Crawler
 from politecrawl.demo_site import DemoSite
 from politecrawl.report import build_report, render_text
+from politecrawl.report.model import counted
 from politecrawl.store import open_database
 
 DEMO_DELAY_SECONDS = 0.1
@@ -59,7 +60,7 @@ def demo_command(args: argparse.Namespace) -> int:
     print(
         f"{summary.pages} pages in {summary.duration_seconds:.1f} s; "
         f"{summary.excluded_by_robots} URLs excluded by robots.txt, {summary.noindex} noindex; "
-        f"{summary.sitemaps} sitemaps read."
+        f"{counted(summary.sitemaps, 'sitemap')} read."
     )
     print(
         f"The crawl is in {database}: try `politecrawl report --db {database} --format "

@@ -86,10 +86,15 @@ def _add_crawl_commands(commands: Any) -> None:
     check = commands.add_parser(
         "check",
         help="check a site for broken links, outbound links, resources and #fragments (exit 1 "
-        "when something is broken)",
+        "when something is broken or the check is incomplete)",
     )
     check.add_argument("site", help="the site's URL (its origin is crawled)")
-    add_crawl_options(check, with_scope=False)
+    add_crawl_options(
+        check,
+        with_scope=False,
+        db_default="one per site in the user's cache, $XDG_CACHE_HOME/politecrawl/HOST.db, "
+        "else ~/.cache/politecrawl/HOST.db",
+    )
     check.add_argument(
         "--format",
         choices=("text", "csv", "json", "html", "junit"),

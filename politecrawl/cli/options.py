@@ -36,13 +36,16 @@ FLAG_FIELDS = {
 _DEFAULTS = CrawlConfig()
 
 
-def add_crawl_options(parser: argparse.ArgumentParser, *, with_scope: bool = True) -> None:
-    """The options ``run`` and ``resume`` share."""
+def add_crawl_options(
+    parser: argparse.ArgumentParser, *, with_scope: bool = True, db_default: str | None = None
+) -> None:
+    """The options ``run`` and ``resume`` share; ``db_default``: where the command keeps its
+    crawl without ``--db``, when not ``./crawl.db``."""
+    db_default = db_default or f"./{_DEFAULTS.storage.database}"
     parser.add_argument(
         "--db",
         default=None,
-        help="crawl database: a path or a SQLAlchemy URL "
-        f"(default: ./{_DEFAULTS.storage.database})",
+        help=f"crawl database: a path or a SQLAlchemy URL (default: {db_default})",
     )
     parser.add_argument(
         "--config",

@@ -25,6 +25,7 @@ from politecrawl.config import CrawlConfig
 from politecrawl.config.loader import load_config
 from politecrawl.crawl.crawler import Crawler
 from politecrawl.errors import UserInputError
+from politecrawl.report.model import counted
 from politecrawl.results import CrawlSummary, Excluded, Page
 from politecrawl.seeds import read_seeds
 from politecrawl.store import last_config, open_database, server_advice
@@ -237,16 +238,17 @@ def print_summary(summary: CrawlSummary, out: TextIO) -> None:
     )
     if summary.sitemaps or summary.sitemap_skips:
         spared = (
-            f"; {summary.sitemap_skips} requests spared by their sitemap lastmod"
+            f"; {counted(summary.sitemap_skips, 'request')} spared by their sitemap lastmod"
             if summary.sitemap_skips
             else ""
         )
-        print(f"{summary.sitemaps} sitemaps read{spared}.", file=out)
+        print(f"{counted(summary.sitemaps, 'sitemap')} read{spared}.", file=out)
     if summary.checks:
-        print(
-            f"{summary.checks} links and resources checked, {summary.broken_checks} broken.",
-            file=out,
+        # Links leaving the site and resources only: broken pages are the first line's errors.
+        checked = counted(
+            summary.checks, "outbound link or resource", "outbound links and resources"
         )
+        print(f"{checked} checked, {summary.broken_checks} broken.", file=out)
 
 
 def _open_output(path: Path | None) -> TextIO | None:

@@ -267,7 +267,8 @@ class Workers:
         with self._lock:
             summary.robots_fetches += int(result.robots_fetched)
             summary.sitemap_skips += int(result.sitemap_skipped)
-            summary.sitemaps += int(completion is not None and completion.lease.kind == "sitemap")
+            # A sitemap read: one that answered 2xx (a 404 guess of /sitemap.xml was not, S1).
+            summary.sitemaps += int(completion is not None and completion.sitemap is not None)
             summary.checks += int(result.checked)
             summary.broken_checks += int(result.checked and result.check_broken)
             summary.pages += int(result.page is not None)
