@@ -130,14 +130,18 @@ class Auditor:
         return origin
 
     def add(self, record: LogRecord) -> None:
-        """Audit one request."""
+        """Audit one request. The hot path: a million lines pass here, so it reads plainly
+        rather than in small calls."""
         self.requests += 1
         time = record.time
         self.first = min(self.first, time)
         self.last = max(self.last, time)
+        start = time
         if record.duration is not None:
             self.has_durations = True
-        name = self.names.name(record.user_agent)
+            start = time - record.duration
+        agent = record.user_agent
+        name = self.names.name(agent)
         checks = self.crawlers.get(name)
         if checks is None:
             checks = CrawlerChecks(
@@ -145,20 +149,27 @@ class Auditor:
             )
             self.crawlers[name] = checks
         checks.requests += 1
-        checks.count_agent(record.user_agent)
+        if agent in checks.agents:
+            checks.agents[agent] += 1
+        else:
+            checks.count_agent(agent)
         checks.first = min(checks.first, time)
         checks.last = max(checks.last, time)
         target = record.target
         forbidden = False
         if checks.judged and target is not None:
-            origin = self._origin(record.origin)
+            origin = self._origin(record.origin) if record.origin else self.site
             if is_robots_txt(target):
                 checks.robots_fetch(record, origin)
             else:
-                index = self.robots.version_index(origin, time)
-                rules = self.robots.rules(index, name)
-                forbidden = checks.check(record, target, origin, rules)
-        self.timeline.add(name, record.start, forbidden=forbidden)
+                index = self.robots.only
+                if index is None:
+                    index = self.robots.version_index(origin, time)
+                rules = checks.rules.get(index)
+                if rules is None:
+                    rules = checks.rules[index] = self.robots.rules(index, name)
+                forbidden = checks.check(record, target, origin, rules, start)
+        self.timeline.add(name, start, forbidden=forbidden)
 
     def result(self) -> AuditResult:
         """What the audit found so far."""

@@ -100,6 +100,8 @@ class CrawlerChecks:
         self.crawl_delay: float | None = None
         self.request_rate: str | None = None
         self._rules: CrawlerRules | None = None
+        self.rules: dict[int, CrawlerRules] = {}
+        """Its rules under each robots.txt version, by the version's index."""
 
     def count_agent(self, user_agent: str) -> None:
         """Keep the full User-Agent string (the first ``MAX_USER_AGENTS`` distinct ones)."""
@@ -110,9 +112,14 @@ class CrawlerChecks:
         else:
             self.agents["(others)"] = self.agents.get("(others)", 0) + 1
 
-    def check(self, record: LogRecord, target: str, origin: str, rules: CrawlerRules) -> bool:
-        """Check one request (not robots.txt); True when its group forbids it."""
-        pace = self.origins.get(origin) or self.origins.setdefault(origin, OriginPace())
+    def check(
+        self, record: LogRecord, target: str, origin: str, rules: CrawlerRules, start: float
+    ) -> bool:
+        """Check one request (not robots.txt) that started at ``start``; True when its group
+        forbids it."""
+        pace = self.origins.get(origin)
+        if pace is None:
+            pace = self.origins[origin] = OriginPace()
         if pace.robots_at is None:
             pace.before_robots += 1
         if rules is not self._rules:  # what robots.txt asks, shown in the report
@@ -120,8 +127,7 @@ class CrawlerChecks:
             self.crawl_delay = rules.crawl_delay
             rate = rules.request_rate
             self.request_rate = None if rate is None else f"{rate.requests}/{rate.seconds:g}s"
-        start = record.start
-        forbidden = not rules.is_allowed(target)
+        forbidden = not rules.version.policy.is_allowed(rules.agent, target)
         if forbidden:
             self._forbidden(record, target, origin, rules)
         self._pace(record=record, target=target, origin=origin, rules=rules, pace=pace, start=start)
@@ -142,30 +148,31 @@ class CrawlerChecks:
         if entry is not None:
             entry.requests += 1
             draft_only = entry.url.forbidden_by == ("draft",)
+        elif len(self.forbidden) >= MAX_FORBIDDEN_URLS:
+            draft_only = rules.is_draft_only(target)  # counted; its evidence is not kept
         else:
             verdict = rules.explain(self.name, target)
             forbidden_by = verdict.forbidden_by
             draft_only = forbidden_by == ("draft",)
-            if len(self.forbidden) < MAX_FORBIDDEN_URLS:
-                deciding = tuple(
-                    f"{reading.semantics}: line {reading.rule.line_number}: {reading.rule.line}"
-                    if reading.rule is not None
-                    else f"{reading.semantics}: {reading.reason}"
-                    for reading in verdict.readings
-                    if not reading.allowed
+            deciding = tuple(
+                f"{reading.semantics}: line {reading.rule.line_number}: {reading.rule.line}"
+                if reading.rule is not None
+                else f"{reading.semantics}: {reading.reason}"
+                for reading in verdict.readings
+                if not reading.allowed
+            )
+            self.forbidden[key] = ForbiddenCount(
+                ForbiddenUrl(
+                    origin,
+                    target,
+                    0,
+                    to_datetime(record.start),
+                    record.status,
+                    forbidden_by,
+                    deciding,
+                    rules.version.source,
                 )
-                self.forbidden[key] = ForbiddenCount(
-                    ForbiddenUrl(
-                        origin,
-                        target,
-                        0,
-                        to_datetime(record.start),
-                        record.status,
-                        forbidden_by,
-                        deciding,
-                        rules.version.source,
-                    )
-                )
+            )
         if draft_only:
             self.forbidden_draft_only += 1
 

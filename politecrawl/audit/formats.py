@@ -18,9 +18,11 @@ from datetime import UTC, datetime, timedelta, timezone
 
 from politecrawl.audit.records import LogRecord
 
+# The request line's usual shape ("GET /path HTTP/1.1") is split by the expression itself;
+# anything else (absolute-form, garbage, "-") is kept whole for ``split_request``.
 _COMBINED = re.compile(
-    r'(\S+) \S+ \S+ \[([^\]]+)\] "((?:[^"\\]|\\.)*)" (\d{3}) \S+'
-    r'(?: "((?:[^"\\]|\\.)*)" "((?:[^"\\]|\\.)*)")?(.*)'
+    r'(\S+) \S+ \S+ \[([^\]]+)\] "(?:([A-Z]+) (/\S*)(?: HTTP/[\d.]+)?|((?:[^"\\]|\\.)*))" '
+    r'(\d{3}) \S+(?: "(?:[^"\\]|\\.)*" "((?:[^"\\]|\\.)*)")?(.*)'
 )
 _REQUEST_TIME = re.compile(r'(?:^|\s)(?:rt=|request_time=)?"?(\d+\.\d{3})"?(?=\s|$)')
 _MONTHS = {
@@ -34,28 +36,24 @@ _CLF_TIME = re.compile(
 )
 
 
-class _TimeCache:
-    """The last time string and its value: a log's lines share their second in runs."""
-
-    __slots__ = ("text", "value")
-
-    def __init__(self) -> None:
-        self.text = ""
-        self.value: tuple[float, float] = (0.0, 1.0)
-
-
-_last_time = _TimeCache()
+_minutes: dict[str, float] = {}
+"""``10/Oct/2000:13:55 -0700`` to its epoch seconds: a log's lines share their minute."""
+_MAX_MINUTES = 4096
 
 
 def parse_clf_time(text: str) -> tuple[float, float] | None:
     """``10/Oct/2000:13:55:36 -0700`` to (seconds since the epoch, resolution), or None."""
-    if text == _last_time.text:
-        return _last_time.value
+    if len(text) == 26 and text[17] == ":" and text[20] == " ":
+        key = text[:17] + text[20:]
+        minute = _minutes.get(key)
+        seconds = text[18:20]
+        if minute is not None and seconds.isdigit():
+            return minute + int(seconds), 1.0
     found = _CLF_TIME.fullmatch(text)
     month = _MONTHS.get(found.group(2)) if found else None
     if found is None or month is None:
         return None
-    day, _, year, hour, minute, second, fraction, sign, off_h, off_m = found.groups()
+    day, _, year, hour, minute_text, second, fraction, sign, off_h, off_m = found.groups()
     offset = timedelta(hours=int(off_h), minutes=int(off_m))
     try:
         moment = datetime(
@@ -63,19 +61,20 @@ def parse_clf_time(text: str) -> tuple[float, float] | None:
             month,
             int(day),
             int(hour),
-            int(minute),
-            int(second),
+            int(minute_text),
             tzinfo=timezone(-offset if sign == "-" else offset),
         )
     except ValueError:
         return None
+    if int(second) > 60:
+        return None
     value = moment.timestamp()
-    resolution = 1.0
-    if fraction:
-        value += float("0." + fraction)
-        resolution = 10.0 ** -len(fraction)
-    _last_time.text, _last_time.value = text, (value, resolution)
-    return value, resolution
+    if not fraction:
+        if len(_minutes) >= _MAX_MINUTES:
+            _minutes.clear()
+        _minutes[text[:17] + text[20:]] = value
+        return value + int(second), 1.0
+    return value + int(second) + float("0." + fraction), 10.0 ** -len(fraction)
 
 
 def split_request(request: str) -> tuple[str, str | None]:
@@ -98,11 +97,12 @@ def parse_combined(line: str) -> LogRecord | str:
     found = _COMBINED.match(line)
     if found is None:
         return "not a combined, common or JSON log line"
-    _, when, request, status, _, agent, rest = found.groups()
+    remote, when, method, target, request, status, agent, rest = found.groups()
     parsed_time = parse_clf_time(when)
     if parsed_time is None:
         return f"unreadable time [{when[:40]}]"
-    method, target = split_request(request)
+    if request is not None:
+        method, target = split_request(request)
     duration = None
     if rest:
         timing = _REQUEST_TIME.search(rest)
@@ -118,7 +118,7 @@ def parse_combined(line: str) -> LogRecord | str:
         "",
         None,
         parsed_time[1],
-        found.group(1),
+        remote,
     )
 
 

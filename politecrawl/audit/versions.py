@@ -42,10 +42,17 @@ class CrawlerRules:
     """The name the policy is asked with: the crawler's, or "" when no record names it."""
     crawl_delay: float | None
     request_rate: RequestRate | None
+    rfc9309: RobotsPolicy
+    """The same file in RFC 9309's reading alone (it shares the parse and its caches)."""
 
     def is_allowed(self, target: str) -> bool:
         """May the crawler fetch ``target`` (path and query), in the strict reading (M7)?"""
         return self.version.policy.is_allowed(self.agent, target)
+
+    def is_draft_only(self, target: str) -> bool:
+        """For a forbidden ``target``: does RFC 9309 alone allow it (the draft's letter forbids)?
+        One look-up, where ``explain`` builds both readings' verdicts."""
+        return self.rfc9309.is_allowed(self.agent, target)
 
     def explain(self, crawler: str, target: str) -> Verdict:
         """The strict verdict with both readings' deciding lines (M7)."""
@@ -79,6 +86,8 @@ class RobotsTimeline:
             entries.sort()
             self._starts[origin] = tuple(start for start, _ in entries)
             self._indexes[origin] = tuple(index for _, index in entries)
+        self.only = 0 if len(self.versions) == 1 else None
+        """The one version's index when there is only one (the common case, asked per line)."""
         self._named = [_named_agents(version.policy) for version in self.versions]
         self._rules: dict[tuple[int, str], CrawlerRules] = {}
 
@@ -110,6 +119,7 @@ class RobotsTimeline:
                 agent,
                 policy.crawl_delay(agent),
                 policy.request_rate(agent),
+                policy.with_semantics("rfc9309"),
             )
             self._rules[(index, crawler)] = rules
         return rules
