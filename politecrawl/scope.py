@@ -46,13 +46,20 @@ SCOPE_MODES: Final = get_args(ScopeMode)
 
 # Where a link from the public web must not lead (server-side request forgery). Wider than the
 # RFC 1918 list on purpose: 0/8 and :: reach this host, 100.64/10 holds cloud metadata services.
+# IPv6 forms of an IPv4 address: ::ffff:0:0/96 (mapped) and NAT64's well-known 64:ff9b::/96 (RFC
+# 6052; public IPv4 reached from an IPv6-only network) are judged by the IPv4 address they carry
+# (``_unmapped``); the deprecated IPv4-compatible ::/96 (``[::127.0.0.1]``) and the local-use
+# NAT64 prefix 64:ff9b:1::/48 (RFC 8215: its embedding is the operator's choice) are refused
+# whole: nothing public is written that way, and the reading that fetches less wins.
 _NON_PUBLIC: Final = tuple(
     ipaddress.ip_network(net)
     for net in (
         "0.0.0.0/8", "10.0.0.0/8", "100.64.0.0/10", "127.0.0.0/8", "169.254.0.0/16",
-        "172.16.0.0/12", "192.168.0.0/16", "::/128", "::1/128", "fc00::/7", "fe80::/10",
+        "172.16.0.0/12", "192.168.0.0/16", "::/128", "::1/128", "::/96", "64:ff9b:1::/48",
+        "fc00::/7", "fe80::/10",
     )
 )  # fmt: skip
+_NAT64: Final = ipaddress.IPv6Network("64:ff9b::/96")
 _DEFAULTS: Final = ScopeSettings()  # the trap guards' defaults are the settings' (C3)
 _LOCAL_ADDRESSES: Final = (ipaddress.ip_address("127.0.0.1"), ipaddress.ip_address("::1"))
 # One dotted part of an IPv4 host as inet_aton reads it: hexadecimal, octal or decimal.
@@ -297,9 +304,13 @@ def _non_public(host: str) -> str | None:
 
 
 def _unmapped(address: Address) -> Address:
-    """``::ffff:10.0.0.1`` connects to ``10.0.0.1``."""
-    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
-        return address.ipv4_mapped
+    """``::ffff:10.0.0.1`` connects to ``10.0.0.1``; so does ``64:ff9b::a00:1``, through a NAT64
+    gateway that does not refuse it (RFC 6052 asks it to, without a way to be sure it does)."""
+    if isinstance(address, ipaddress.IPv6Address):
+        if address.ipv4_mapped is not None:
+            return address.ipv4_mapped
+        if address in _NAT64:
+            return ipaddress.IPv4Address(int(address) & 0xFFFFFFFF)
     return address
 
 

@@ -312,6 +312,16 @@ STEERING = [
     ("http://[::]/", PUBLIC_PAGE, "::/128"),
     ("http://[::ffff:10.0.0.1]/", PUBLIC_PAGE, "10.0.0.0/8"),
     ("http://[::ffff:127.0.0.1]/", PUBLIC_PAGE, "127.0.0.0/8"),
+    # issue 38: IPv4-compatible (deprecated) refused whole; NAT64's well-known prefix judged by
+    # the IPv4 address it carries; the local-use NAT64 prefix (RFC 8215) refused whole
+    ("http://[::127.0.0.1]/", PUBLIC_PAGE, "::/96"),
+    ("http://[::a9fe:a9fe]/", PUBLIC_PAGE, "::/96"),
+    ("http://[::8.8.8.8]/", PUBLIC_PAGE, "::/96"),
+    ("http://[64:ff9b::127.0.0.1]/", PUBLIC_PAGE, "127.0.0.0/8"),
+    ("http://[64:ff9b::a9fe:a9fe]/", PUBLIC_PAGE, "169.254.0.0/16"),
+    ("http://[64:ff9b::10.0.0.1]/", PUBLIC_PAGE, "10.0.0.0/8"),
+    ("http://[64:ff9b:1::a00:1]/", PUBLIC_PAGE, "64:ff9b:1::/48"),
+    ("http://[64:ff9b:1:ffff::5db8:d822]/", PUBLIC_PAGE, "64:ff9b:1::/48"),
     # from a source we cannot read: taken as public
     ("http://10.0.0.1/", "not a url", "link from a public origin (an unreadable URL)"),
     # allowed: public targets, names, seeds, trusted networks, private sources
@@ -321,6 +331,8 @@ STEERING = [
     ("http://11.0.0.1/", PUBLIC_PAGE, None),
     ("http://[2001:db8::1]/", PUBLIC_PAGE, None),
     ("http://[fe00::1]/", PUBLIC_PAGE, None),
+    ("http://[64:ff9b::93.184.216.34]/", PUBLIC_PAGE, None),  # NAT64 of a public address
+    ("http://[64:ff9b:2::1]/", PUBLIC_PAGE, None),
     ("http://intranet.corp.example/", PUBLIC_PAGE, None),  # a name: the fetcher's concern
     ("http://localhost.example/", PUBLIC_PAGE, None),
     ("http://1.2.3.4.5/", PUBLIC_PAGE, None),
