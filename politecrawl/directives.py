@@ -49,6 +49,8 @@ _KNOWN_DIRECTIVES = _TERMS | {
     "indexifembedded",
     "noodp",
     "noydir",
+    "noai",  # use preferences (U2), read by politecrawl.preferences
+    "noimageai",
 }
 _AGENT_PREFIX = re.compile(r"(\*|[A-Za-z][A-Za-z0-9_.\-]*)\s*:(.*)", re.DOTALL)
 _FIRST_WORD = re.compile(r"[^\s:,]*")
@@ -78,33 +80,42 @@ def page_directives(
     User-Agent value (``politecrawl/1.0 (+https://...)``). With nothing said: index and follow.
     Never raises on bad content.
     """
-    token = agent_name_token(agent)
-    pairs = list(headers.items() if isinstance(headers, Mapping) else headers)
-    found: list[tuple[str, frozenset[str]]] = []
-    page = _as_page(html, pairs)
-    if page is not None:
-        for name, content in page.robots_metas:
-            if name.strip().lower() == "robots" or _is_own(name, token):  # T3
-                terms = _terms(content)
-                if terms:
-                    found.append((f'meta {name}: "{_shorten(content)}"', terms))
-    for name, value in pairs:
-        if name.strip().lower() == _HEADER:
-            for prefix, pieces in _header_scopes(value):
-                if prefix in (None, "*") or _is_own(prefix, token):  # T4
-                    terms = _terms(", ".join(pieces))
-                    if terms:
-                        shown = (
-                            ", ".join(pieces)
-                            if prefix is None
-                            else f"{prefix}: " + ", ".join(pieces)
-                        )
-                        found.append((f"X-Robots-Tag: {_shorten(shown)}", terms))
+    found = [
+        (source, terms)
+        for source, content in applicable_robots_tags(html, headers, agent)
+        if (terms := _terms(content))
+    ]
     return Directives(
         index=not any(terms & _NOINDEX for _, terms in found),  # T2: most restrictive wins
         follow=not any(terms & _NOFOLLOW for _, terms in found),
         sources=tuple(source for source, _ in found),
     )
+
+
+def applicable_robots_tags(
+    html: ParsedPage | str | bytes | None,
+    headers: Mapping[str, str] | Iterable[tuple[str, str]],
+    agent: str,
+) -> list[tuple[str, str]]:
+    """Every ROBOTS META content and X-Robots-Tag scope that applies to ``agent`` (T3, T4), as
+    ``(source, content)`` in reading order: the tags ``page_directives`` reads its terms from, and
+    the use preferences read ``noai`` from (U2). Arguments as for ``page_directives``."""
+    token = agent_name_token(agent)
+    pairs = list(headers.items() if isinstance(headers, Mapping) else headers)
+    found: list[tuple[str, str]] = []
+    page = _as_page(html, pairs)
+    if page is not None:
+        for name, content in page.robots_metas:
+            if name.strip().lower() == "robots" or _is_own(name, token):  # T3
+                found.append((f'meta {name}: "{_shorten(content)}"', content))
+    for name, value in pairs:
+        if name.strip().lower() == _HEADER:
+            for prefix, pieces in _header_scopes(value):
+                if prefix in (None, "*") or _is_own(prefix, token):  # T4
+                    content = ", ".join(pieces)
+                    shown = content if prefix is None else f"{prefix}: {content}"
+                    found.append((f"X-Robots-Tag: {_shorten(shown)}", content))
+    return found
 
 
 def _as_page(

@@ -257,7 +257,7 @@ class DraftReading:
 # --- RFC 9309 ----------------------------------------------------------------------------------
 
 
-def _rfc9309_pattern(path: str) -> Pattern:
+def rfc9309_pattern(path: str) -> Pattern:
     """A rule path as a literal prefix, or, with ``*`` or a final ``$``, a regular expression.
 
     Each literal part is decoded as URLs are (``rfc9309_decode``), so ``%2A`` and ``%24`` in a
@@ -336,7 +336,7 @@ class Rfc9309Reading:
             (rule for rule in rules if rule.path),
             key=lambda rule: (-len(rule.path), not rule.allow),
         )
-        patterns = [_rfc9309_pattern(rule.path) for rule in ranked]
+        patterns = [rfc9309_pattern(rule.path) for rule in ranked]
         return RuleMatcher(
             ranked, patterns, rfc9309_normalise, allowed_when_no_rule_matches=not tail_unread
         )

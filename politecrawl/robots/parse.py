@@ -199,6 +199,18 @@ def _split_without_colon(line: str) -> tuple[str, str] | None:
     return None
 
 
+def split_lines(data: bytes, limits: RobotsLimits) -> list[str]:
+    """The file's lines, octets carried as latin-1 text: the first ``limits.max_bytes`` octets, a
+    (cut) UTF-8 BOM dropped, split at CR, LF or CRLF (F1, O8). Line ``i`` is line number ``i + 1``
+    for every reader of the file (the robots rules here, the use preferences of U1)."""
+    text = data[: limits.max_bytes].decode("latin-1")
+    for bom in _PARTIAL_BOMS:
+        if text.startswith(bom):
+            text = text[len(bom) :]
+            break
+    return text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+
+
 def parse_robots_text(data: str | bytes, limits: RobotsLimits | None = None) -> ParsedRobots:
     """Parse robots.txt content into directives. Never raises on content (F1, O8)."""
     limits = limits or RobotsLimits()
@@ -206,12 +218,7 @@ def parse_robots_text(data: str | bytes, limits: RobotsLimits | None = None) -> 
         data = text_to_bytes(data)
     cut_at_max_bytes = len(data) > limits.max_bytes
     reader = _Reader(limits, tail_unread=cut_at_max_bytes)
-    text = data[: limits.max_bytes].decode("latin-1")
-    for bom in _PARTIAL_BOMS:
-        if text.startswith(bom):
-            text = text[len(bom) :]
-            break
-    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    lines = split_lines(data, limits)
     last_index = len(lines) - 1
     for index, line in enumerate(lines):
         # The last line read from a file cut at max_bytes may be the start of a longer line.
