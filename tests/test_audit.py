@@ -228,3 +228,22 @@ def test_g1_combined_and_common_lines(text, expected):
 def test_g1_a_line_of_no_known_format_is_a_reason_never_an_exception():
     for text in ("", "{not json", "[]", '{"time": "x"}', "1.2.3.4 - - [bad] x", "\x00\x01"):
         assert isinstance(parse_line(text), str)
+
+
+def test_g1_state_is_bounded_however_long_and_varied_the_log():
+    from politecrawl.audit import Auditor
+    from politecrawl.audit.timeline import BUCKETS
+
+    auditor = Auditor([RobotsVersion(parse_robots("User-agent: *\nDisallow: /x\n"), "r")])
+    auditor.names.max_crawlers = 50
+    for number in range(20_000):
+        at = START + timedelta(seconds=number * 37)
+        auditor.add(parse_combined(line(at, f"Bot{number % 400}/1.0", f"/x/{number}")))
+    result = auditor.result()
+    assert len(result.crawlers) == 51  # 50 by name, the rest together
+    assert any(crawler.name == "(other agents)" for crawler in result.crawlers)
+    for crawler in result.crawlers:
+        assert len(crawler.forbidden) <= 100
+        assert len(crawler.timeline) <= BUCKETS
+    assert sum(sum(crawler.forbidden_timeline) for crawler in result.crawlers) == 20_000
+    assert sum(crawler.forbidden_requests for crawler in result.crawlers) == 20_000

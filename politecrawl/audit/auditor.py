@@ -32,7 +32,7 @@ if TYPE_CHECKING:
     from pathlib import Path
 
 MAX_BAD_SAMPLES = 20
-_MAX_ORIGINS = 1000
+_MAX_ORIGINS = 100  # a site log names a few; a hostile Host header must not grow the state
 OTHER_ORIGINS = "(other hosts)"
 _EXCERPT_CHARACTERS = 120
 

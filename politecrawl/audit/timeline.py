@@ -8,7 +8,7 @@ past the last bucket, the width doubles and neighbouring buckets merge, for ever
 from __future__ import annotations
 
 BUCKETS = 120
-_FIRST_WIDTH_SECONDS = 60.0
+_FIRST_WIDTH_SECONDS = 1.0  # doubled as the log goes on: a short log gets fine buckets
 
 
 class Timeline:
