@@ -247,3 +247,13 @@ def test_g1_state_is_bounded_however_long_and_varied_the_log():
         assert len(crawler.timeline) <= BUCKETS
     assert sum(sum(crawler.forbidden_timeline) for crawler in result.crawlers) == 20_000
     assert sum(crawler.forbidden_requests for crawler in result.crawlers) == 20_000
+
+
+def test_g4_an_origin_no_robots_txt_was_given_for_is_said():
+    version = RobotsVersion(parse_robots("User-agent: *\nDisallow:\n"), "a.txt", None, SITE)
+    result = audit_log([line(START, POLITE, "/a")], robots=[version])  # no --site
+    assert result.problems == (
+        "no robots.txt given for the log (name it with --site, or give its robots.txt): "
+        "judged by a.txt",
+    )
+    assert audit_log([line(START, POLITE, "/a")], robots=[version], site=SITE).problems == ()

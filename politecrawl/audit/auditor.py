@@ -89,7 +89,7 @@ class Auditor:
             if not line.strip():
                 continue
             self.lines += 1
-            bad = BadLine(source, number, str(record), line[:_EXCERPT_CHARACTERS])
+            bad = BadLine(source, number, str(record), line.rstrip("\r\n")[:_EXCERPT_CHARACTERS])
             if unread is None:
                 self._bad(bad)
             elif looks_binary(line) or len(unread) >= UNKNOWN_FORMAT_LINES:
@@ -194,7 +194,14 @@ class Auditor:
             requests=self.requests,
             bad_lines=self.bad_lines,
             bad_samples=tuple(self.bad_samples),
-            problems=tuple(self.problems),
+            problems=(
+                *self.problems,
+                *(
+                    f"no robots.txt given for {origin or 'the log'} (name it with --site, or "
+                    f"give its robots.txt): judged by {self.robots.versions[0].source}"
+                    for origin in sorted(self.robots.unmatched)
+                ),
+            ),
             robots_sources=sources,
             first_at=to_datetime(self.first) if seen else None,
             last_at=to_datetime(self.last) if seen else None,

@@ -65,7 +65,7 @@ def crawler_lines(crawler: CrawlerAudit) -> list[str]:
             )
         else:
             said = f"read first ({plural(reads.fetches, 'fetch')})"
-        lines.append(f"  robots.txt of {printable(reads.origin)}: {said}")
+        lines.append(f"  robots.txt of {printable(reads.origin or 'the site')}: {said}")
     asked = []
     if crawler.crawl_delay_seconds is not None:
         asked.append(f"Crawl-delay {crawler.crawl_delay_seconds:g} s")

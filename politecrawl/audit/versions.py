@@ -20,6 +20,8 @@ from datetime import datetime
 
 from politecrawl.robots import RequestRate, RobotsPolicy, Verdict
 
+_MAX_UNMATCHED = 20
+
 
 @dataclass(frozen=True, slots=True)
 class RobotsVersion:
@@ -90,6 +92,8 @@ class RobotsTimeline:
         """The one version's index when there is only one (the common case, asked per line)."""
         self._named = [_named_agents(version.policy) for version in self.versions]
         self._rules: dict[tuple[int, str], CrawlerRules] = {}
+        self.unmatched: set[str] = set()
+        """Origins of the log no version belongs to (judged by the first origin's; said)."""
 
     @property
     def changes(self) -> bool:
@@ -101,6 +105,8 @@ class RobotsTimeline:
         key = origin if origin in self._starts else ""
         starts = self._starts.get(key)
         if starts is None:  # versions only for other origins: the first of the first origin
+            if len(self.unmatched) < _MAX_UNMATCHED:
+                self.unmatched.add(origin)
             key = next(iter(self._starts))
             starts = self._starts[key]
         if len(starts) == 1:
