@@ -1,15 +1,18 @@
 """The connections ``fetch`` opens: a host name resolved once, checked, and pinned [C1, C4];
 and the one deadline of a response, from the connection to its last header [C7].
 
-The anti-steering guard of ``scope`` sees only what a URL says; a *name* that resolves to a
-loopback, private or link-local address is invisible to it. Here every connection first resolves
-its host name (through an injectable resolver, so tests never use real DNS, and with the
-``resolve`` setting's fixed answers first, as curl's ``--resolve`` does), refuses a non-public
-address unless the host is one the crawl was seeded with or the address is in
-``trusted_networks``, and connects to exactly the address it checked, so a second DNS answer
-cannot steer the connection elsewhere (DNS rebinding). Every request goes through it: pages,
-redirect hops and robots.txt. Hosts written as addresses are left to ``scope``, which knows the
-page that linked to them.
+The anti-steering guard of ``scope`` sees only what a URL says, and only where a page led to
+it; a *name* that resolves to a loopback, private or link-local address is invisible to it.
+Here every connection first resolves its host name (through an injectable resolver, so tests
+never use real DNS, and with the ``resolve`` setting's fixed answers first, as curl's
+``--resolve`` does), refuses a non-public address unless the host is one the crawl was seeded
+with or the address is in ``trusted_networks``, and connects to exactly the address it checked,
+so a second DNS answer cannot steer the connection elsewhere (DNS rebinding). A host written as
+an address is checked the same way, and may also be a neighbour of a seed written as a
+non-public address (its network, ``scope.seed_networks``: a crawl of a loopback or intranet site
+reaches the hosts next to it, as ``scope`` lets its pages link to them). Nothing else opens an
+address: a redirect, a link or a robots.txt hop never does. Every request goes through it:
+pages, redirect hops, robots.txt and its hops, sitemaps, checks (HEAD and GET).
 
 A socket time-out bounds each read, not a response: a server that sends its status line and
 headers a byte at a time would hold a worker (and its host's one slot) for as long as it likes.
@@ -23,6 +26,7 @@ With urllib3, the only other module here that touches the HTTP stack besides ``f
 from __future__ import annotations
 
 import contextlib
+import functools
 import heapq
 import itertools
 import socket
@@ -39,15 +43,15 @@ from urllib3.connectionpool import HTTPConnectionPool, HTTPSConnectionPool
 from urllib3.exceptions import ConnectTimeoutError, NameResolutionError, NewConnectionError
 from urllib3.util.connection import create_connection
 
-from politecrawl.scope import Network, address_in, non_public_network
+from politecrawl.scope import Network, address_in, non_public_network, seed_networks
 
 Resolver = Callable[[str, int], list[str]]
 """``(host name, port)`` to the addresses to try, in order."""
 
 
 class SteeringRefusedError(Exception):
-    """A connection the anti-steering guard refused: a public name resolving to a private
-    address. Never retried."""
+    """A connection the anti-steering guard refused: a non-public address the seeds and the
+    settings did not name, written out or resolved from a name. Never retried."""
 
 
 def system_resolver(host: str, port: int) -> list[str]:
@@ -65,14 +69,23 @@ class AddressGuard:
     """Host name -> address, answered before the resolver (the ``resolve`` setting)."""
     trusted_networks: tuple[Network, ...] = ()
     allowed_hosts: Callable[[], Iterable[str]] = tuple
-    """The host names that may resolve anywhere: the crawl's seed hosts."""
+    """The crawl's seed hosts (canonical): these may resolve anywhere, and those written as
+    non-public addresses let addresses written out reach their networks."""
 
     def address_for(self, host: str, port: int) -> str:
         """The address to connect ``host`` to; raises ``SteeringRefusedError`` (or
         ``socket.gaierror`` when the name does not resolve)."""
         name = host.strip("[]").lower()
         if _is_address(name):
-            return name  # written as an address: scope judged it, with its referrer
+            # Written as an address: checked like a name's answer. Scope judged it only where a
+            # page led to it; a robots.txt hop, say, has no page (issue 38: SSRF through it).
+            network = non_public_network(name)
+            if network is None or self._may_reach_private(name, name, written=True):
+                return name
+            raise SteeringRefusedError(
+                f"{name} is in {network}, a non-public network; not a seed host, nor in a seed's "
+                "network or trusted_networks (anti-steering guard)"
+            )
         fixed = self.fixed.get(name)
         addresses = [fixed] if fixed is not None else self.resolver(name, port)
         if not addresses:
@@ -80,7 +93,7 @@ class AddressGuard:
         refused = []
         for address in addresses:
             network = non_public_network(address)
-            if network is None or self._may_reach_private(name, address):
+            if network is None or self._may_reach_private(name, address, written=False):
                 return address
             refused.append(f"{address} ({network})")
         raise SteeringRefusedError(
@@ -88,8 +101,22 @@ class AddressGuard:
             "and not in trusted_networks (anti-steering guard)"
         )
 
-    def _may_reach_private(self, name: str, address: str) -> bool:
-        return address_in(address, self.trusted_networks) or name in set(self.allowed_hosts())
+    def _may_reach_private(self, name: str, address: str, *, written: bool) -> bool:
+        """A seed host, a trusted network, or (for an address written out) a seed's network.
+        A name gets no such pass: it is judged here only, with no page to judge it by."""
+        if address_in(address, self.trusted_networks):
+            return True
+        hosts = self.allowed_hosts()
+        seeds = hosts if isinstance(hosts, frozenset) else frozenset(hosts)
+        if name in seeds or f"[{name}]" in seeds:
+            return True
+        return written and address_in(address, _seed_networks(seeds))
+
+
+@functools.lru_cache(maxsize=8)
+def _seed_networks(hosts: frozenset[str]) -> tuple[Network, ...]:
+    """``scope.seed_networks``, once per set of seeds (asked at every non-public connection)."""
+    return seed_networks(hosts)
 
 
 def guarded_adapter(guard: AddressGuard, **options: Any) -> HTTPAdapter:

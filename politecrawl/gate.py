@@ -4,8 +4,10 @@
 deciding line), deferred until a time, or "robots.txt first" when the origin's policy is missing
 or stale (O2, E3). ``Gate.fetch_robots`` is the only code that fetches robots.txt: one request
 per hop, redirects followed to at most ``robots_max_redirects`` hops (O7) with the hops' own
-hosts kept polite, a conditional GET when a stale policy is revalidated (E3), the outcome stored
-in the crawl database (E1) and cached in memory until it expires.
+hosts kept polite and each hop checked by the anti-steering guard before it is requested (C4: a
+robots.txt redirect may leave the site, never from a public origin into a non-public address),
+a conditional GET when a stale policy is revalidated (E3), the outcome stored in the crawl
+database (E1) and cached in memory until it expires.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Literal, Protocol
 
 from politecrawl.errors import FetchError
 from politecrawl.politeness import robots_delay_seconds, server_end
@@ -22,16 +24,17 @@ from politecrawl.robots import RobotsLimits, RobotsPolicy, Verdict, parse_robots
 from politecrawl.robots.outcome import (
     RobotsOutcome,
     outcome_of_failure,
+    outcome_of_refusal,
     outcome_of_response,
     renewed,
 )
+from politecrawl.scope import Scope, check_steering
 from politecrawl.urls import InvalidURL, canonicalize, split_canonical
 
 if TYPE_CHECKING:
     from politecrawl.clock import Clock
     from politecrawl.config import RobotsSettings
     from politecrawl.fetch import Fetcher
-    from politecrawl.store import RobotsOutcomeStore
 
 GateKind = Literal["allowed", "disallowed", "deferred", "robots_first"]
 _MIN_BUSY_RETRY_SECONDS = 0.1
@@ -67,6 +70,15 @@ class _Known:
     policy: RobotsPolicy | None
 
 
+class OutcomeStore(Protocol):
+    """Where outcomes are kept: the crawl database's ``store.RobotsOutcomeStore`` (E1), or a
+    one-off fetch's memory (``politecrawl robots explain --fetch``)."""
+
+    def get(self, origin: str) -> RobotsOutcome | None: ...
+
+    def put(self, origin: str, outcome: RobotsOutcome, *, now: datetime) -> None: ...
+
+
 # Reserve a slot on another host (for a cross-host robots.txt redirect): returns the time the
 # hop may start, or None if the host is busy; and give it back with its next start time.
 ReserveHost = Callable[[str, datetime], bool]
@@ -79,7 +91,7 @@ class Gate:
     def __init__(
         self,
         settings: RobotsSettings,
-        policies: RobotsOutcomeStore,
+        policies: OutcomeStore,
         fetcher: Fetcher,
         clock: Clock,
         *,
@@ -87,8 +99,13 @@ class Gate:
         delay_seconds: float,
         reserve_host: ReserveHost,
         release_host: ReleaseHost,
+        scope: Scope | None = None,
     ) -> None:
+        """``scope``: the crawl's, for its seeds and trusted networks, which the anti-steering
+        guard judges each redirect hop by; without it, no hop from a public origin may lead
+        into a non-public address."""
         self.settings = settings
+        self.scope = Scope() if scope is None else scope
         self.user_agent = user_agent
         self.delay_seconds = delay_seconds
         """The host's delay between the hops of a robots.txt redirect to the same host (P2)."""
@@ -211,6 +228,8 @@ class Gate:
                     )
                 except FetchError as error:
                     cut_by_host[host] = error.closed_early
+                    if not error.temporary:  # refused (anti-steering guard), or unrequestable
+                        return outcome_of_refusal(str(error), failures_before=failures)
                     return self._failure(str(error), failures)
                 cut_by_host[host] = result.truncated
                 now = self.clock.now()
@@ -218,6 +237,9 @@ class Gate:
                 if result.status == 304 and revalidate is not None:
                     return renewed(revalidate, headers, now=now, settings=self._outcome_settings)
                 if 300 <= result.status < 400 and result.location:
+                    refused = self._steering(result.location, url)
+                    if refused is not None:
+                        return outcome_of_refusal(refused, failures_before=failures)
                     next_url, host, reserved = self._next_hop(
                         result.location, host, reserved, cut_short=result.truncated
                     )
@@ -242,6 +264,18 @@ class Gate:
         finally:
             if reserved is not None:
                 self._release_host(reserved, self._next_start(cut_by_host.get(reserved, False)))
+
+    def _steering(self, location: str, from_url: str) -> str | None:
+        """Why the anti-steering guard refuses the hop to ``location``, or None (C4: before
+        it is requested; an invalid location is ``_next_hop``'s to say)."""
+        try:
+            target = canonicalize(location)
+        except InvalidURL:
+            return None
+        verdict = check_steering(target, self.scope, from_url=from_url)
+        if verdict.allowed:
+            return None
+        return f"redirect to {target} refused: {verdict.rule} (anti-steering guard)"
 
     def _next_start(self, cut_short: bool) -> datetime:
         """When a host asked just now may be asked again: the delay after the server's end."""

@@ -9,9 +9,11 @@ Pages per host are counted by the crawler; ``Scope`` only carries the limit.
 The anti-steering guard: a link or redirect from a public origin into a host written as a
 loopback, private, link-local or "this host" address (or the name ``localhost``) is refused
 unless that origin is a seed or the address is in ``trusted_networks``. Numeric hosts that
-socket libraries read as IPv4 (``2130706433``, ``0x7f.1``, ``127.1``) count as addresses. A *name*
-that resolves to a private address is not seen here (no DNS in L1): the fetcher must check the
-address it connects to. Pure: no network, no DNS, no clock.
+socket libraries read as IPv4 (``2130706433``, ``0x7f.1``, ``127.1``) count as addresses.
+``check_steering`` applies the guard alone (a robots.txt redirect, O7). A *name* that resolves
+to a private address is not seen here (no DNS in L1), and an address may be reached without a
+page (a robots.txt hop): ``connect`` checks every address it connects to, by ``seed_networks``.
+Pure: no network, no DNS, no clock.
 """
 
 from __future__ import annotations
@@ -60,6 +62,7 @@ _NON_PUBLIC: Final = tuple(
     )
 )  # fmt: skip
 _NAT64: Final = ipaddress.IPv6Network("64:ff9b::/96")
+_LOOPBACK: Final = (ipaddress.ip_network("127.0.0.0/8"), ipaddress.ip_network("::1/128"))
 _DEFAULTS: Final = ScopeSettings()  # the trap guards' defaults are the settings' (C3)
 _LOCAL_ADDRESSES: Final = (ipaddress.ip_address("127.0.0.1"), ipaddress.ip_address("::1"))
 # One dotted part of an IPv4 host as inet_aton reads it: hexadecimal, octal or decimal.
@@ -259,6 +262,32 @@ def _steering_rule(origin: str, host: str, from_url: str, scope: Scope) -> str |
     if source_host and _non_public(source_host) is not None:
         return None  # a loopback or private page may link to its neighbours
     return f"link from a public origin ({source_origin}) into {target}"
+
+
+def check_steering(url: str, scope: Scope, *, from_url: str) -> ScopeVerdict:
+    """The anti-steering guard alone, for a hop the scope's modes do not judge: a robots.txt
+    redirect may lead to another origin (O7), never from a public page into a non-public host
+    (C4: every hop is checked). ``url`` is canonical; never raises."""
+    try:
+        origin, host = split_canonical(url)
+    except ValueError:
+        return ScopeVerdict(False, "scope", "not a canonical URL")
+    rule = _steering_rule(origin, host, from_url, scope)
+    return ALLOWED if rule is None else ScopeVerdict(False, "steering", rule)
+
+
+def seed_networks(hosts: Iterable[str]) -> tuple[Network, ...]:
+    """The non-public networks canonical seed hosts are written in (``localhost``: loopback):
+    where a private seed's pages may lead without steering (``_steering_rule``: neighbours),
+    and so where ``connect`` lets an address written out in a URL connect."""
+    found: list[Network] = []
+    for host in hosts:
+        named = _non_public(host)
+        if named == "localhost":
+            found += _LOOPBACK
+        elif named is not None:
+            found.append(ipaddress.ip_network(named))
+    return tuple(dict.fromkeys(found))
 
 
 def non_public_network(address: str) -> str | None:

@@ -16,6 +16,7 @@ from collections.abc import Callable
 
 import pytest
 
+from politecrawl.connect import AddressGuard
 from politecrawl.errors import FetchError
 from politecrawl.fetch import Fetcher, FetchLimits
 
@@ -86,7 +87,10 @@ def server():
 
 
 def make_fetcher(**limits) -> Fetcher:
-    return Fetcher(user_agent=AGENT, limits=FetchLimits(**limits))
+    # The server's address as a crawl's seed: the anti-steering guard lets a connection reach a
+    # non-public address only when the seeds or the settings name it (connect).
+    guard = AddressGuard(allowed_hosts=lambda: frozenset({"127.0.0.1"}))
+    return Fetcher(user_agent=AGENT, limits=FetchLimits(**limits), address_guard=guard)
 
 
 # --- the whole-response deadline (C7) -------------------------------------------------------------

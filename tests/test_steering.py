@@ -97,13 +97,59 @@ def test_c1_a_public_answer_is_pinned_and_exceptions_are_seeds_and_trusted_netwo
     assert asked == ["public.test", "staging.test", "staging.test"]
 
 
-def test_c1_fixed_answers_come_first_and_addresses_pass_through():
+def test_c1_fixed_answers_come_first_and_public_addresses_pass_unresolved():
     resolve, asked = resolver_of({})
     guard = AddressGuard(resolver=resolve, fixed={"public.test": "93.184.216.34"})
     assert guard.address_for("public.test", 443) == "93.184.216.34"
-    assert guard.address_for("127.0.0.5", 80) == "127.0.0.5"  # scope judges written addresses
-    assert guard.address_for("[::1]", 80) == "::1"
+    assert guard.address_for("93.184.216.34", 80) == "93.184.216.34"
+    assert guard.address_for("[2606:2800:220:1::1]", 80) == "2606:2800:220:1::1"
+    assert guard.address_for("[64:ff9b::5db8:d822]", 80) == "64:ff9b::5db8:d822"  # NAT64, public
     assert asked == []
+
+
+@pytest.mark.parametrize(
+    "host",
+    [
+        "127.0.0.1",
+        "[::1]",
+        "[::ffff:127.0.0.1]",
+        "[::127.0.0.1]",  # IPv4-compatible (::/96)
+        "[64:ff9b::7f00:1]",  # NAT64's well-known prefix, carrying 127.0.0.1
+        "[64:ff9b:1::a00:1]",  # the local-use NAT64 prefix
+        "169.254.169.254",
+        "[64:ff9b::a9fe:a9fe]",
+        "10.0.0.5",
+    ],
+)
+def test_c1_c4_an_address_written_out_is_refused_like_a_name_resolving_there(host):
+    """Issue 38: the guard let a host written as an address through ("scope judged it"), and a
+    robots.txt redirect hop was never judged by scope. No connection is made here."""
+    with pytest.raises(SteeringRefusedError, match="non-public network"):
+        AddressGuard().address_for(host, 80)
+
+
+def test_c1_an_address_written_out_reaches_what_the_seeds_and_settings_name_only():
+    seeds = frozenset({"127.0.0.2", "public.test", "[::1]"})
+    trusted = (ipaddress.ip_network("10.0.0.0/8"),)
+    guard = AddressGuard(allowed_hosts=lambda: seeds, trusted_networks=trusted)
+    assert guard.address_for("127.0.0.2", 80) == "127.0.0.2"  # a seed
+    assert guard.address_for("127.0.0.9", 80) == "127.0.0.9"  # a neighbour: the seed's network
+    assert guard.address_for("[::1]", 80) == "::1"
+    assert guard.address_for("10.1.2.3", 80) == "10.1.2.3"  # trusted
+    for host in ("169.254.169.254", "192.168.1.1", "[::ffff:169.254.169.254]", "[fe80::1]"):
+        with pytest.raises(SteeringRefusedError):
+            guard.address_for(host, 80)
+    # A name gets no neighbour's pass: it is judged at connect time only.
+    named = AddressGuard(allowed_hosts=lambda: seeds, fixed={"evil.test": "127.0.0.1"})
+    with pytest.raises(SteeringRefusedError, match=r"evil\.test resolves to 127\.0\.0\.1"):
+        named.address_for("evil.test", 80)
+    # A seed written as a name opens no network (the issue's public origin, on loopback).
+    by_name = AddressGuard(
+        allowed_hosts=lambda: {"public.test"}, fixed={"public.test": "127.0.0.1"}
+    )
+    assert by_name.address_for("public.test", 80) == "127.0.0.1"
+    with pytest.raises(SteeringRefusedError, match="not a seed host"):
+        by_name.address_for("127.0.0.1", 80)
 
 
 def test_c1_a_name_without_an_address_is_a_resolution_failure():

@@ -34,6 +34,7 @@ from politecrawl.cli.run import (
 from politecrawl.errors import StoreError, UserInputError
 from politecrawl.report import broken_count, build_report
 from politecrawl.report.model import broken_parts, counted
+from politecrawl.robots.outcome import is_refusal
 from politecrawl.store import last_config, open_database, state_counts
 from politecrawl.urls import InvalidURL, canonicalize, split_canonical
 
@@ -94,6 +95,19 @@ def check_command(args: argparse.Namespace) -> int:
         if incomplete:
             found += f"; and the check is incomplete ({', '.join(incomplete)})"
         print(f"politecrawl: {found}", file=sys.stderr)
+        return EXIT_BROKEN
+    steered = [o for o in report.deferred_origins if is_refusal(o.reason)]
+    if status != EXIT_CLEAN and steered:
+        # A finding, not an unfinished check: a robots.txt that redirects where the crawler
+        # refuses to go (the anti-steering guard: a loopback, private or metadata address) was
+        # refused once, not retried, and its origin's pages left alone (O7). Still 1: a CI gate
+        # must not pass on a site it could not check, nor hide a link to a site that steers.
+        print(
+            f"politecrawl: nothing broken found, but the robots.txt of {len(steered)} origin(s) "
+            "needs a request politecrawl refuses to make (the report's deferred origins say "
+            f"why), so their pages were not checked: {', '.join(o.origin for o in steered)}",
+            file=sys.stderr,
+        )
         return EXIT_BROKEN
     if incomplete or status != EXIT_CLEAN:
         # Nothing broken found, but not all was checked: a limit stopped the check, robots.txt

@@ -4,15 +4,19 @@
 default, M7), then each reading's own verdict with the line that decided it (the draft's, RFC
 9309's) and what strict does, and the parser's warnings (lines it ignored or read leniently, a
 full URL written as a rule). Exit status: 0 allowed, 1 disallowed, 2 a usage or input error.
+With ``--fetch``, the robots.txt is fetched by the crawl's own gate (``Gate.fetch_robots``): its
+redirects followed as a crawl follows them (O7), each hop through the anti-steering guard, the
+URL's host standing for a crawl's seed.
 """
 
 from __future__ import annotations
 
 import argparse
+import ipaddress
 import re
 import sys
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from politecrawl.errors import UserInputError
 from politecrawl.robots import (
@@ -23,6 +27,11 @@ from politecrawl.robots import (
     Verdict,
     parse_robots,
 )
+
+if TYPE_CHECKING:
+    from datetime import datetime
+
+    from politecrawl.robots.outcome import RobotsOutcome
 
 DEFAULT_AGENT = "politecrawl"
 EXIT_ALLOWED = 0
@@ -46,6 +55,12 @@ def add_robots_commands(commands: Any) -> None:
     source.add_argument("--file", type=Path, help="the robots.txt file to read")
     source.add_argument(
         "--fetch", action="store_true", help="fetch the URL's robots.txt (one polite GET)"
+    )
+    explain.add_argument(
+        "--resolve",
+        action="append",
+        metavar="HOST:ADDRESS",
+        help="with --fetch: answer HOST with ADDRESS, not DNS (repeatable), as curl --resolve",
     )
     explain.add_argument(
         "--agent", default=DEFAULT_AGENT, help=f"the robot's name token (default: {DEFAULT_AGENT})"
@@ -98,7 +113,7 @@ def run_explain(args: argparse.Namespace, out: TextIO | None = None) -> int:
     out = out or sys.stdout
     url = check_url(args.url)
     if args.fetch:
-        body = _fetch_robots(url, args.agent, out)
+        body = _fetch_robots(url, args.agent, out, resolve=_fixed_answers(args.resolve))
         if body is None:
             return EXIT_DISALLOWED
         args.file = Path(url.split("/", 3)[2]) / "robots.txt"  # only named in the output
@@ -122,52 +137,82 @@ def run_explain(args: argparse.Namespace, out: TextIO | None = None) -> int:
     return EXIT_ALLOWED if verdict.allowed else EXIT_DISALLOWED
 
 
-def _fetch_robots(url: str, agent: str, out: TextIO) -> bytes | None:
+def _fetch_robots(url: str, agent: str, out: TextIO, *, resolve: dict[str, str]) -> bytes | None:
     """The body to judge ``url`` by, or None when the answer decides alone (printed)."""
-    from datetime import UTC, datetime  # noqa: PLC0415
-
-    from politecrawl.config import RobotsSettings  # noqa: PLC0415
-    from politecrawl.errors import FetchError  # noqa: PLC0415
+    from politecrawl.clock import SystemClock  # noqa: PLC0415
+    from politecrawl.config import PolitenessSettings, RobotsSettings  # noqa: PLC0415
+    from politecrawl.connect import AddressGuard  # noqa: PLC0415
     from politecrawl.fetch import Fetcher  # noqa: PLC0415 (loads requests only for --fetch)
-    from politecrawl.robots.outcome import outcome_of_failure, outcome_of_response  # noqa: PLC0415
-    from politecrawl.urls import InvalidURL, origin_of  # noqa: PLC0415
+    from politecrawl.gate import Gate  # noqa: PLC0415
+    from politecrawl.robots.outcome import is_refusal  # noqa: PLC0415
+    from politecrawl.scope import Scope  # noqa: PLC0415
+    from politecrawl.urls import InvalidURL, canonicalize, split_canonical  # noqa: PLC0415
 
     try:
-        robots_url = origin_of(url).robots_url
+        origin, host = split_canonical(canonicalize(url))
     except InvalidURL as error:
         raise UserInputError(f"--fetch needs an absolute http(s) URL: {error.reason}") from None
-    now = datetime.now(UTC)
-    settings = RobotsSettings()
-    with Fetcher(user_agent=f"{agent}/robots-explain") as fetcher:
-        try:
-            for _ in range(settings.robots_max_redirects + 1):  # O7
-                # One octet past the limit tells the parser the file went on (O8).
-                result = fetcher.fetch(robots_url, max_bytes=settings.robots_max_bytes + 1)
-                if not (300 <= result.status < 400 and result.location):
-                    break
-                robots_url = result.location
-            outcome = outcome_of_response(
-                result.status,
-                dict(result.headers),
-                result.body,
-                now=now,
-                failures_before=0,
-                settings=settings.outcome_settings,
-            )
-        except FetchError as error:
-            outcome = outcome_of_failure(
-                str(error), now=now, failures_before=0, settings=settings.outcome_settings
-            )
-    print(f"{robots_url}: {outcome.reason}", file=out)
+    # The URL is the user's, as a crawl's seed is: its host may be any address (a loopback or
+    # intranet site); a redirect opens nothing (connect, scope.check_steering: O7, C4).
+    guard = AddressGuard(fixed=resolve, allowed_hosts=lambda: frozenset({host}))
+    with Fetcher(user_agent=f"{agent}/robots-explain", address_guard=guard) as fetcher:
+        gate = Gate(
+            RobotsSettings(),
+            _Outcomes(),
+            fetcher,
+            SystemClock(),
+            user_agent=agent,
+            delay_seconds=PolitenessSettings().delay_seconds,  # P2 between same-host hops
+            reserve_host=lambda _host, _now: True,  # one request at a time: no host is shared
+            release_host=lambda _host, _at: None,
+            scope=Scope.from_seeds([url], mode="any"),
+        )
+        outcome = gate.fetch_robots(origin).outcome
+    print(f"{origin}/robots.txt: {outcome.reason}", file=out)
     if outcome.kind == "parsed":
         return outcome.body or b""
     if outcome.kind == "allow_all":
         return b""  # no records: everything allowed (A4), said below
     if outcome.kind == "disallow_all":
         print(f"{url}: DISALLOWED for {agent!r}: the whole origin", file=out)
+    elif is_refusal(outcome.reason):
+        print(f"{url}: a crawler would leave it this run: its robots.txt was refused", file=out)
     else:
         print(f"{url}: a crawler would defer it until robots.txt answers (O6)", file=out)
     return None
+
+
+class _Outcomes:
+    """The gate's outcome store for one fetch: memory, no crawl database."""
+
+    def __init__(self) -> None:
+        self._outcomes: dict[str, RobotsOutcome] = {}
+
+    def get(self, origin: str) -> RobotsOutcome | None:
+        return self._outcomes.get(origin)
+
+    def put(self, origin: str, outcome: RobotsOutcome, *, now: datetime) -> None:
+        del now  # a crawl database keeps when; nothing asks here
+        self._outcomes[origin] = outcome
+
+
+def _fixed_answers(pairs: list[str] | None) -> dict[str, str]:
+    """``--resolve HOST:ADDRESS`` answers, by lower-case host."""
+    answers = {}
+    for pair in pairs or ():
+        host, colon, address = pair.partition(":")
+        try:
+            ipaddress.ip_address(address.strip("[]"))
+        except ValueError:
+            valid = False
+        else:
+            valid = bool(colon and host)
+        if not valid:
+            raise UserInputError(
+                f"--resolve {pair!r} is not HOST:ADDRESS (e.g. staging.example:10.0.0.5)"
+            )
+        answers[host.lower()] = address.strip("[]")
+    return answers
 
 
 def _verdict_word(verdict: Verdict) -> str:

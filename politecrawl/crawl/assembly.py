@@ -118,6 +118,7 @@ def visitor_of(
             host, now=now, hold_seconds=config.fetching.response_timeout_seconds + _HOLD_SLACK
         ),
         release_host=lambda host, at: frontier.release_host(host, next_fetch_at=at),
+        scope=scope,
     )
     archive = fetcher.archive if isinstance(fetcher, ArchivingFetcher) else None
     return Visitor(

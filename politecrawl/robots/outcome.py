@@ -1,7 +1,9 @@
 """What an HTTP answer for /robots.txt means, and how long it holds [O3-O7, E2-E4]. Pure.
 
 ``outcome_of_response`` turns a final (non-redirect) answer into an outcome; ``outcome_of_failure``
-does the same for a request that got no usable answer (or a redirect loop, O7). Each outcome says
+does the same for a request that got no usable answer (or a redirect loop, O7), and
+``outcome_of_refusal`` for a robots.txt that cannot be had without a request the crawler refuses
+to make (a redirect into a non-public address: the anti-steering guard). Each outcome says
 until when it holds: a fetched policy for its HTTP freshness lifetime (E2), clamped; a 401/403
 for its own shorter lifetime (E4); a temporary failure until its next retry, with back-off (O6).
 """
@@ -188,6 +190,33 @@ def outcome_of_failure(
         now + timedelta(seconds=wait),
         failures,
     )
+
+
+REFUSED = "not retried this run"
+"""In the reason of every ``outcome_of_refusal`` outcome (``is_refusal``)."""
+
+
+def outcome_of_refusal(error: str, *, failures_before: int) -> RobotsOutcome:
+    """O7 ends in O6's last case at once: the origin is deferred for this run, never retried in
+    it. The redirect (or the name) was refused, not unanswered: asking again asks the origin for
+    the same answer and refuses it again, so retries would only spend its requests; a resumed
+    run asks once more (O6). Not O4 (an unread robots.txt is no permission: that reading would
+    fetch the origin's pages) and not O5 (the site did not forbid anything): the reading that
+    fetches least without saying what the site did not say."""
+    return RobotsOutcome(
+        "deferred",
+        None,
+        None,
+        f"{error}: robots.txt refused, origin deferred, {REFUSED} (O7)",
+        None,
+        None,
+        failures_before + 1,
+    )
+
+
+def is_refusal(reason: str) -> bool:
+    """Whether an outcome's ``reason`` is an ``outcome_of_refusal``'s."""
+    return reason.endswith(f"{REFUSED} (O7)")
 
 
 def renewed(
