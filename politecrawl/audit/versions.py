@@ -88,8 +88,9 @@ class RobotsTimeline:
             entries.sort()
             self._starts[origin] = tuple(start for start, _ in entries)
             self._indexes[origin] = tuple(index for _, index in entries)
-        self.only = 0 if len(self.versions) == 1 else None
-        """The one version's index when there is only one (the common case, asked per line)."""
+        self.only = 0 if len(self.versions) == 1 and not self.versions[0].origin else None
+        """The one version's index when one is all there is, for every origin (the common
+        case, asked per line)."""
         self._named = [_named_agents(version.policy) for version in self.versions]
         self._rules: dict[tuple[int, str], CrawlerRules] = {}
         self.unmatched: set[str] = set()
