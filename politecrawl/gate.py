@@ -79,6 +79,23 @@ class OutcomeStore(Protocol):
     def put(self, origin: str, outcome: RobotsOutcome, *, now: datetime) -> None: ...
 
 
+class MemoryOutcomes:
+    """An ``OutcomeStore`` in memory, for a one-off fetch with no crawl database
+    (``robots explain --fetch``, ``audit --robots URL``)."""
+
+    def __init__(self) -> None:
+        self._outcomes: dict[str, RobotsOutcome] = {}
+
+    def get(self, origin: str) -> RobotsOutcome | None:
+        """The outcome kept for ``origin``, if any."""
+        return self._outcomes.get(origin)
+
+    def put(self, origin: str, outcome: RobotsOutcome, *, now: datetime) -> None:
+        """Keep ``outcome`` (``now`` is for a database's record of when; unused here)."""
+        del now
+        self._outcomes[origin] = outcome
+
+
 # Reserve a slot on another host (for a cross-host robots.txt redirect): returns the time the
 # hop may start, or None if the host is busy; and give it back with its next start time.
 ReserveHost = Callable[[str, datetime], bool]

@@ -22,7 +22,6 @@ from politecrawl.robots import parse_robots
 
 if TYPE_CHECKING:
     from politecrawl.audit import AuditResult
-    from politecrawl.robots.outcome import RobotsOutcome
 
 EXIT_OK = 0
 _AUDIT_AGENT = "politecrawl"
@@ -100,7 +99,7 @@ def fetch_robots(url: str) -> bytes:
     from politecrawl.config import PolitenessSettings, RobotsSettings  # noqa: PLC0415
     from politecrawl.connect import AddressGuard  # noqa: PLC0415
     from politecrawl.fetch import Fetcher  # noqa: PLC0415
-    from politecrawl.gate import Gate  # noqa: PLC0415
+    from politecrawl.gate import Gate, MemoryOutcomes  # noqa: PLC0415
     from politecrawl.urls import InvalidURL, canonicalize, split_canonical  # noqa: PLC0415
 
     try:
@@ -111,7 +110,7 @@ def fetch_robots(url: str) -> bytes:
     with Fetcher(user_agent=f"{_AUDIT_AGENT}/audit", address_guard=guard) as fetcher:
         gate = Gate(
             RobotsSettings(),
-            _Outcomes(),  # type: ignore[arg-type,unused-ignore]  # the gate's store, in memory
+            MemoryOutcomes(),
             fetcher,
             SystemClock(),
             user_agent=_AUDIT_AGENT,
@@ -127,20 +126,6 @@ def fetch_robots(url: str) -> bytes:
     if outcome.kind == "disallow_all":
         return _WHOLE_ORIGIN_OFF_LIMITS.encode()
     raise UserInputError(f"--robots {url}: robots.txt could not be fetched: {outcome.reason}")
-
-
-class _Outcomes:
-    """The gate's outcome store for one fetch: memory, no crawl database."""
-
-    def __init__(self) -> None:
-        self._outcomes: dict[str, RobotsOutcome] = {}
-
-    def get(self, origin: str) -> RobotsOutcome | None:
-        return self._outcomes.get(origin)
-
-    def put(self, origin: str, outcome: RobotsOutcome, *, now: datetime) -> None:
-        del now
-        self._outcomes[origin] = outcome
 
 
 def stored_versions(target: str) -> list[RobotsVersion]:

@@ -29,9 +29,7 @@ from politecrawl.robots import (
 )
 
 if TYPE_CHECKING:
-    from datetime import datetime
-
-    from politecrawl.robots.outcome import RobotsOutcome
+    pass
 
 DEFAULT_AGENT = "politecrawl"
 EXIT_ALLOWED = 0
@@ -143,7 +141,7 @@ def _fetch_robots(url: str, agent: str, out: TextIO, *, resolve: dict[str, str])
     from politecrawl.config import PolitenessSettings, RobotsSettings  # noqa: PLC0415
     from politecrawl.connect import AddressGuard  # noqa: PLC0415
     from politecrawl.fetch import Fetcher  # noqa: PLC0415 (loads requests only for --fetch)
-    from politecrawl.gate import Gate  # noqa: PLC0415
+    from politecrawl.gate import Gate, MemoryOutcomes  # noqa: PLC0415
     from politecrawl.robots.outcome import is_refusal  # noqa: PLC0415
     from politecrawl.scope import Scope  # noqa: PLC0415
     from politecrawl.urls import InvalidURL, canonicalize, split_canonical  # noqa: PLC0415
@@ -158,7 +156,7 @@ def _fetch_robots(url: str, agent: str, out: TextIO, *, resolve: dict[str, str])
     with Fetcher(user_agent=f"{agent}/robots-explain", address_guard=guard) as fetcher:
         gate = Gate(
             RobotsSettings(),
-            _Outcomes(),
+            MemoryOutcomes(),
             fetcher,
             SystemClock(),
             user_agent=agent,
@@ -180,20 +178,6 @@ def _fetch_robots(url: str, agent: str, out: TextIO, *, resolve: dict[str, str])
     else:
         print(f"{url}: a crawler would defer it until robots.txt answers (O6)", file=out)
     return None
-
-
-class _Outcomes:
-    """The gate's outcome store for one fetch: memory, no crawl database."""
-
-    def __init__(self) -> None:
-        self._outcomes: dict[str, RobotsOutcome] = {}
-
-    def get(self, origin: str) -> RobotsOutcome | None:
-        return self._outcomes.get(origin)
-
-    def put(self, origin: str, outcome: RobotsOutcome, *, now: datetime) -> None:
-        del now  # a crawl database keeps when; nothing asks here
-        self._outcomes[origin] = outcome
 
 
 def _fixed_answers(pairs: list[str] | None) -> dict[str, str]:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import socket
 import time
+from collections.abc import Iterator
 from http.client import HTTPException
 from typing import Any
 
@@ -94,22 +95,22 @@ def too_slow(url: str, limits: FetchLimits, *, arriving: str = "") -> FetchError
 def _garbled(exc: BaseException) -> bool:
     """A reset connection or an answer that is not HTTP, anywhere in ``exc``'s chain (not a
     refused connection, a name that does not resolve or a certificate refused)."""
-    seen: set[int] = set()
-    stack: list[object] = [exc]
-    while stack:
-        item = stack.pop()
-        if not isinstance(item, BaseException) or id(item) in seen:
-            continue
-        seen.add(id(item))
-        if isinstance(item, ProtocolError | ConnectionResetError | HTTPException):
-            return True
-        stack += [item.__cause__, item.__context__, *item.args]
-    return False
+    return any(
+        isinstance(item, ProtocolError | ConnectionResetError | HTTPException)
+        for item in _chain(exc)
+    )
 
 
 def _name_not_found(exc: BaseException) -> bool:
-    """A resolver's "no such name" (or "no address") anywhere in ``exc``'s chain: urllib3
-    keeps the cause of a failed connection in ``reason``, requests wraps it in ``args``."""
+    """A resolver's "no such name" (or "no address") anywhere in ``exc``'s chain."""
+    return any(
+        isinstance(item, socket.gaierror) and item.errno in _NOT_FOUND for item in _chain(exc)
+    )
+
+
+def _chain(exc: BaseException) -> Iterator[BaseException]:
+    """``exc`` and every exception it holds, each once: its cause and context, the arguments
+    requests wraps a cause in, and urllib3's ``reason``."""
     seen: set[int] = set()
     stack: list[object] = [exc]
     while stack:
@@ -117,10 +118,8 @@ def _name_not_found(exc: BaseException) -> bool:
         if not isinstance(item, BaseException) or id(item) in seen:
             continue
         seen.add(id(item))
-        if isinstance(item, socket.gaierror):
-            return item.errno in _NOT_FOUND
+        yield item
         stack += [item.__cause__, item.__context__, getattr(item, "reason", None), *item.args]
-    return False
 
 
 def _reason(exc: BaseException) -> str:

@@ -237,11 +237,8 @@ class SitemapReader:
         return held
 
 
-# --- XML --------------------------------------------------------------------------------------
-
-
-class _XmlEntries:
-    """A urlset, index or feed, through lxml's pull parser; finished entries leave the tree."""
+class _Entries:
+    """What a format's reader shares: the limits, and the entries and problems it adds to."""
 
     def __init__(
         self, limits: SitemapLimits, entries: list[SitemapEntry], problems: list[SitemapProblem]
@@ -249,6 +246,29 @@ class _XmlEntries:
         self._limits = limits
         self._entries = entries
         self._problems = problems
+        self._is_full = False  # the entry limit was reached
+
+    def _keep(self, entry: SitemapEntry, line: int | None, what: str) -> bool:
+        """Add ``entry``; True (and the problem said, at ``line``) when that reaches the limit."""
+        self._entries.append(entry)
+        if len(self._entries) < self._limits.max_entries:
+            return False
+        message = f"more than {self._limits.max_entries} {what}; the rest ignored"
+        self._problems.append(SitemapProblem(line, message))
+        self._is_full = True
+        return True
+
+
+# --- XML --------------------------------------------------------------------------------------
+
+
+class _XmlEntries(_Entries):
+    """A urlset, index or feed, through lxml's pull parser; finished entries leave the tree."""
+
+    def __init__(
+        self, limits: SitemapLimits, entries: list[SitemapEntry], problems: list[SitemapProblem]
+    ) -> None:
+        super().__init__(limits, entries, problems)
         self._parser = etree.XMLPullParser(
             events=("start", "end"),
             resolve_entities=False,
@@ -262,7 +282,6 @@ class _XmlEntries:
         self._loc: str | None = None
         self._loc_line: int | None = None
         self._lastmod: str | None = None
-        self._is_full = False  # the entry limit was reached
 
     def feed(self, data: bytes) -> bool:
         """Read ``data``; True when the reading is over (a fault, a foreign root, the limit)."""
@@ -337,12 +356,8 @@ class _XmlEntries:
             message = "malformed <loc> (an entity reference or markup inside): entry ignored"
             self._problems.append(SitemapProblem(line, message))
         elif loc is not None:
-            self._entries.append(_entry(loc, lastmod, line, self._problems))
-            if len(self._entries) >= self._limits.max_entries:
-                message = f"more than {self._limits.max_entries} entries; the rest ignored"
-                self._problems.append(SitemapProblem(element.sourceline, message))
-                self._is_full = True
-                return True
+            entry = _entry(loc, lastmod, line, self._problems)
+            return self._keep(entry, element.sourceline, "entries")
         elif self._kind != "feed":
             self._problems.append(SitemapProblem(element.sourceline, f"<{name}> without <loc>"))
         return False
@@ -404,18 +419,15 @@ def _zone(zone: str | None) -> timezone:
 # --- plain text -----------------------------------------------------------------------------
 
 
-class _TextEntries:
+class _TextEntries(_Entries):
     """sitemaps.org's text format: one URL a line, UTF-8, nothing else; read line by line."""
 
     def __init__(
         self, limits: SitemapLimits, entries: list[SitemapEntry], problems: list[SitemapProblem]
     ) -> None:
-        self._limits = limits
-        self._entries = entries
-        self._problems = problems
+        super().__init__(limits, entries, problems)
         self._rest = b""  # an unfinished last line
         self._line = 0
-        self._is_full = False
 
     def feed(self, data: bytes) -> bool:
         """Read ``data``; True at the entry limit."""
@@ -438,10 +450,6 @@ class _TextEntries:
             if not _HTTP_URL.fullmatch(value):
                 self._problems.append(SitemapProblem(self._line, "not an http(s) URL, ignored"))
                 continue
-            self._entries.append(SitemapEntry(value, None, None, self._line))
-            if len(self._entries) >= self._limits.max_entries:
-                message = f"more than {self._limits.max_entries} URLs; the rest ignored"
-                self._problems.append(SitemapProblem(self._line, message))
-                self._is_full = True
+            if self._keep(SitemapEntry(value, None, None, self._line), self._line, "URLs"):
                 return True
         return False
