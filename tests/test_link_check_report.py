@@ -47,14 +47,8 @@ from politecrawl.report.check_model import (
 from politecrawl.report.check_tables import NOT_CHECKED
 from politecrawl.report.html import render_html
 from politecrawl.robots.outcome import RobotsOutcome
-from politecrawl.store import (
-    LinkOut,
-    PageOutcome,
-    RobotsOutcomeStore,
-    open_database,
-    start_run,
-    url_history,
-)
+from politecrawl.store import LinkOut, PageOutcome, RobotsOutcomeStore, open_database, start_run
+from politecrawl.store.reading import url_history
 from politecrawl.store.schema import (
     link_fragments_table,
     links_table as _links,

@@ -28,7 +28,8 @@ from tests.test_crawl_e2e import GUARD, crawl_config
 
 from politecrawl import CrawlConfig, Crawler
 from politecrawl.report import broken_count, build_report, render_text
-from politecrawl.store import broken_checks, open_database
+from politecrawl.store import open_database
+from politecrawl.store.reading import broken_checks
 
 DELAY = 0.05
 TIMEOUT = 1.0  # the slow outbound page answers after 3 s

@@ -12,7 +12,8 @@ import pytest
 from tests.site import Page, build_site, serve
 
 from politecrawl import CrawlConfig, Crawler
-from politecrawl.store import compare_passes, open_database
+from politecrawl.store import open_database
+from politecrawl.store.reading import compare_passes
 
 DELAY = 0.02
 
@@ -190,7 +191,7 @@ def test_the_change_report_has_the_main_reports_guards():
     """CSV cells never start a formula and show control characters; HTML escapes everything
     and carries the main report's Content-Security-Policy (both through the same renderers)."""
     from politecrawl.report.compare import render_compare_csv, render_compare_html
-    from politecrawl.store import PassComparison
+    from politecrawl.store.reading import PassComparison
 
     hostile = 'http://a.test/=HYPERLINK("http://evil.test")<script>alert(1)</script>\x1b[2J'
     comparison = PassComparison(before=1, after=2, new=[hostile], newly_broken=["-1+1"])

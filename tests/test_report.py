@@ -50,8 +50,8 @@ from politecrawl.store import (
     RobotsOutcomeStore,
     open_database,
     start_run,
-    url_history,
 )
+from politecrawl.store.reading import url_history
 
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
 AGENT = "examplebot"

@@ -36,7 +36,8 @@ from politecrawl.report.sitemap_model import (
     SitemapListing,
 )
 from politecrawl.robots.outcome import RobotsOutcome
-from politecrawl.store import LinkOut, PageOutcome, RobotsOutcomeStore, open_database, url_history
+from politecrawl.store import LinkOut, PageOutcome, RobotsOutcomeStore, open_database
+from politecrawl.store.reading import url_history
 from politecrawl.store.schema import (
     links_table,
     sitemap_entries_table,

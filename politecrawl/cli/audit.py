@@ -131,7 +131,8 @@ def fetch_robots(url: str) -> bytes:
 def stored_versions(target: str) -> list[RobotsVersion]:
     """The robots.txt copy each origin of a crawl database has (the database keeps the last
     fetched copy, not its history: it applies to the whole log)."""
-    from politecrawl.store import open_database, origin_robots  # noqa: PLC0415
+    from politecrawl.store import open_database  # noqa: PLC0415
+    from politecrawl.store.reading import origin_robots  # noqa: PLC0415
 
     database = open_database(target, create=False)
     try:

@@ -35,7 +35,8 @@ from politecrawl.errors import StoreError, UserInputError
 from politecrawl.report import broken_count, build_report
 from politecrawl.report.model import broken_parts, counted
 from politecrawl.robots.outcome import is_refusal
-from politecrawl.store import last_config, open_database, state_counts
+from politecrawl.store import last_config, open_database
+from politecrawl.store.reading import state_counts
 from politecrawl.urls import InvalidURL, canonicalize, split_canonical
 
 EXIT_BROKEN = 1

@@ -18,13 +18,8 @@ from politecrawl.errors import UserInputError
 from politecrawl.report.model import Report
 from politecrawl.report.tables import without_spec_ids
 from politecrawl.robots import RobotsLimits
-from politecrawl.store import (
-    Frontier,
-    RobotsOutcomeStore,
-    host_waits,
-    open_database,
-    upgrade_database,
-)
+from politecrawl.store import Frontier, RobotsOutcomeStore, open_database, upgrade_database
+from politecrawl.store.reading import host_waits
 from politecrawl.urls import InvalidURL, origin_of
 
 
@@ -150,7 +145,7 @@ def _compare_command(args: argparse.Namespace) -> int:
         render_compare_json,
         render_compare_text,
     )
-    from politecrawl.store import compare_passes  # noqa: PLC0415
+    from politecrawl.store.reading import compare_passes  # noqa: PLC0415
 
     database = open_database(args.db, create=False)
     try:
@@ -188,7 +183,7 @@ def why_command(args: argparse.Namespace) -> int:
     """The history of one URL in the crawl: how it was found and each decision about it; the
     sitemaps listing it, or, for a sitemap, what reading it found (S4)."""
     from politecrawl.report import render_history  # noqa: PLC0415 (only this command needs it)
-    from politecrawl.store import url_history  # noqa: PLC0415
+    from politecrawl.store.reading import url_history  # noqa: PLC0415
 
     settings = _crawl_settings(args.db)
     database = open_database(args.db, create=False)

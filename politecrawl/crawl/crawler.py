@@ -38,10 +38,10 @@ from politecrawl.store import (
     drop_link_target_index,
     ensure_link_target_index,
     finish_run,
-    host_waits,
     open_database,
     start_run,
 )
+from politecrawl.store.reading import host_waits
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Iterator

@@ -47,9 +47,8 @@ from politecrawl.report.tables import (
     without_spec_ids,
 )
 from politecrawl.robots import RobotsLimits, Verdict, parse_robots
-from politecrawl.store import (
-    PAGE,
-    Database,
+from politecrawl.store import PAGE, Database
+from politecrawl.store.reading import (
     OriginRobots,
     SitemapEntryRow,
     SitemapRow,

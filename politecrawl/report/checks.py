@@ -24,9 +24,8 @@ from politecrawl.report.check_model import (
     Referrer,
 )
 from politecrawl.report.exclusions import robots_exclusion
-from politecrawl.store import (
-    CHECK,
-    Database,
+from politecrawl.store import CHECK, Database, last_config
+from politecrawl.store.reading import (
     FragmentLink,
     ReferredUrl,
     ReferrerRow,
@@ -36,7 +35,6 @@ from politecrawl.store import (
     carried_fragment_links,
     check_counts,
     fragment_links,
-    last_config,
     page_anchors,
     permanent_redirects,
     robots_forbidden_checks,

@@ -21,7 +21,7 @@ from politecrawl.report.html import render_page
 from politecrawl.report.model import counted
 from politecrawl.report.tables import Line, Table, printable, referrer_note
 from politecrawl.report.text import csv_cell
-from politecrawl.store import PassComparison
+from politecrawl.store.reading import PassComparison
 
 _TITLES = {
     "new": "New pages",

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from politecrawl.report.model import RobotsExclusion
 
 if TYPE_CHECKING:
-    from politecrawl.store import UrlRow
+    from politecrawl.store.reading import UrlRow
 
 __all__ = ["as_int", "as_text", "robots_exclusion"]
 

@@ -25,8 +25,8 @@ from politecrawl.report.sitemap_model import (
     SitemapRead,
 )
 from politecrawl.report.tables import describe, when, without_spec_ids
-from politecrawl.store import (
-    Database,
+from politecrawl.store import Database
+from politecrawl.store.reading import (
     ListedUrl,
     SitemapEntryRow,
     SitemapRow,

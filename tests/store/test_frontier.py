@@ -521,7 +521,7 @@ def test_frontier_survives_reopening(database_url):
 
 
 def test_p2_o6_status_says_what_each_host_waits_for(frontier, database):
-    from politecrawl.store import host_waits
+    from politecrawl.store.reading import host_waits
 
     frontier.add(
         ["http://a.example/1", "http://a.example/2", "http://b.example/1", "http://c.example/1"],
@@ -551,7 +551,7 @@ def test_c1_a_lease_names_the_url_that_led_to_it(frontier):
 
 
 def test_c2_links_are_canonicalised_once_unless_the_crawl_already_did():
-    from politecrawl.store.link_sorting import sort_links
+    from politecrawl.store.frontier.link_sorting import sort_links
 
     raw = sort_links([LinkOut("http://A.example:80/a/./b")])
     assert list(raw.followable.values()) == ["http://a.example/a/b"]

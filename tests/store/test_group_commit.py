@@ -17,7 +17,7 @@ from sqlalchemy import event, text
 from politecrawl.errors import StoreError
 from politecrawl.store import Completion, Frontier, Lease, PageOutcome, open_database
 from politecrawl.store.database import Database
-from politecrawl.store.group_commit import GroupCommit
+from politecrawl.store.frontier.group_commit import GroupCommit
 
 
 def _until(condition: Callable[[], bool]) -> None:

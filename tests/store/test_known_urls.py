@@ -15,8 +15,8 @@ import pytest
 from sqlalchemy import text
 
 from politecrawl.store import Frontier, Lease, LinkOut, PageOutcome
-from politecrawl.store.known_urls import KnownUrlIds
-from politecrawl.store.link_sorting import sort_links
+from politecrawl.store.frontier.known_urls import KnownUrlIds
+from politecrawl.store.frontier.link_sorting import sort_links
 from politecrawl.urls import url_key
 
 T0 = datetime(2026, 1, 1, tzinfo=UTC)

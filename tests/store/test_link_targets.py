@@ -15,8 +15,8 @@ from politecrawl.store import (
     ensure_link_target_index,
     open_database,
 )
-from politecrawl.store.link_targets import has_link_target_index
-from politecrawl.store.reading import referrers, url_history
+from politecrawl.store.reading.link_targets import has_link_target_index
+from politecrawl.store.reading.pages import referrers, url_history
 from politecrawl.testing import Answer, ScriptedFetcher
 
 SITE = "http://shop.test"

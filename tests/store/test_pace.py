@@ -17,7 +17,8 @@ import requests
 import responses
 
 from politecrawl import CrawlConfig, Crawler
-from politecrawl.store import HostWait, Lease
+from politecrawl.store import Lease
+from politecrawl.store.reading import HostWait
 from politecrawl.testing import FakeClock
 
 ORIGIN = "http://pace.test"

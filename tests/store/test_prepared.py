@@ -9,8 +9,8 @@ from sqlalchemy import Integer, bindparam, literal_column, select
 from sqlalchemy.sql import visitors
 from sqlalchemy.sql.elements import BinaryExpression, BindParameter
 
-from politecrawl.store import statements
-from politecrawl.store.prepared import Prepared
+from politecrawl.store.frontier import statements
+from politecrawl.store.frontier.prepared import Prepared
 from politecrawl.store.schema import urls_table
 
 

@@ -30,8 +30,8 @@ from sqlalchemy import (
 )
 
 from politecrawl.store.database import Database
-from politecrawl.store.reading import referrers
-from politecrawl.store.reading_types import ReferrerRow
+from politecrawl.store.reading.pages import referrers
+from politecrawl.store.reading.values import ReferrerRow
 from politecrawl.store.schema import (
     DEFERRED,
     DONE,

@@ -17,7 +17,7 @@ from typing import Any
 from sqlalchemy import ColumnElement, Select, select
 
 from politecrawl.store.database import Database
-from politecrawl.store.reading_types import UrlRow
+from politecrawl.store.reading.values import UrlRow
 from politecrawl.store.schema import origins_table, urls_table
 
 _parent = urls_table.alias("parent")

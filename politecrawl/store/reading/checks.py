@@ -18,8 +18,13 @@ from collections.abc import Iterable
 from sqlalchemy import and_, func, or_, select
 
 from politecrawl.store.database import Database
-from politecrawl.store.reading import is_broken, with_referrers
-from politecrawl.store.reading_types import CheckCounts, FragmentLink, ReferredUrl, UrlRow
+from politecrawl.store.reading.pages import is_broken, with_referrers
+from politecrawl.store.reading.rows import (
+    grouped_by_id,
+    query_rows,
+    url_select,
+)
+from politecrawl.store.reading.values import CheckCounts, FragmentLink, ReferredUrl, UrlRow
 from politecrawl.store.schema import (
     CHECK,
     DONE,
@@ -29,11 +34,6 @@ from politecrawl.store.schema import (
     link_fragments_table as _fragments,
     origins_table,
     urls_table,
-)
-from politecrawl.store.url_rows import (
-    grouped_by_id,
-    query_rows,
-    url_select,
 )
 
 __all__ = [

@@ -1,5 +1,5 @@
-"""What ``politecrawl.store.reading``, ``sitemap_reading`` and ``check_reading`` hand out: frozen
-values, never database rows (STYLE 7)."""
+"""What the questions of ``politecrawl.store.reading`` hand out: frozen values, never database
+rows (STYLE 7)."""
 
 from __future__ import annotations
 

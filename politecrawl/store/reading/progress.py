@@ -19,10 +19,11 @@ from typing import Any
 from sqlalchemy import Select, and_, func, or_, select
 
 from politecrawl.store.database import Database
-from politecrawl.store.frontier_reading import seed_origins
-from politecrawl.store.passes import current_pass
-from politecrawl.store.reading import with_referrers
-from politecrawl.store.reading_types import FragmentLink, PassState, ReferredUrl
+from politecrawl.store.frontier.counts import seed_origins
+from politecrawl.store.reading.pages import with_referrers
+from politecrawl.store.reading.passes import current_pass
+from politecrawl.store.reading.rows import query_rows, url_row, url_select
+from politecrawl.store.reading.values import FragmentLink, PassState, ReferredUrl
 from politecrawl.store.schema import (
     CHECK,
     DEFERRED,
@@ -39,7 +40,6 @@ from politecrawl.store.schema import (
     pass_results_table as _passes,
     urls_table as _urls,
 )
-from politecrawl.store.url_rows import query_rows, url_row, url_select
 
 __all__ = ["carried_broken", "carried_fragment_links", "pass_state"]
 

@@ -33,7 +33,7 @@ from sqlalchemy import (
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.sql.elements import ColumnClause
 
-from politecrawl.store.prepared import Prepared
+from politecrawl.store.frontier.prepared import Prepared
 from politecrawl.store.schema import (
     DEFERRED,
     LEASED,

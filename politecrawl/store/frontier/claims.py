@@ -21,8 +21,8 @@ from datetime import datetime, timedelta
 
 from sqlalchemy import Connection
 
-from politecrawl.store import statements as sql
-from politecrawl.store.frontier_types import Lease, Wait
+from politecrawl.store.frontier import statements as sql
+from politecrawl.store.frontier.values import Lease, Wait
 from politecrawl.urls import split_canonical
 
 _MAX_EMPTY_HOSTS_PER_CLAIM = 50

@@ -34,11 +34,19 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from sqlalchemy import Connection
 
 from politecrawl.config import PolitenessSettings, StorageSettings
-from politecrawl.store import lease_ends, statements as sql
-from politecrawl.store.claims import Claimer, kept_wait, next_wait
-from politecrawl.store.enqueue import Enqueuer
-from politecrawl.store.frontier_reading import counts, seed_origins, seed_urls, url_of
-from politecrawl.store.frontier_types import (
+from politecrawl.store.frontier import lease_ends, statements as sql
+from politecrawl.store.frontier.claims import Claimer, kept_wait, next_wait
+from politecrawl.store.frontier.counts import counts, seed_origins, seed_urls, url_of
+from politecrawl.store.frontier.enqueue import Enqueuer
+from politecrawl.store.frontier.group_commit import GroupCommit
+from politecrawl.store.frontier.leases import (
+    release_expired_leases,
+    wake_deferred_urls,
+    wake_stranded_hosts,
+)
+from politecrawl.store.frontier.link_sorting import sort_links
+from politecrawl.store.frontier.outcomes import record_completion, record_end, sitemap_seed
+from politecrawl.store.frontier.values import (
     Completion,
     FrontierStats,
     LeaseEnd,
@@ -46,21 +54,13 @@ from politecrawl.store.frontier_types import (
     Wait,
     moment,
 )
-from politecrawl.store.group_commit import GroupCommit
-from politecrawl.store.leases import (
-    release_expired_leases,
-    wake_deferred_urls,
-    wake_stranded_hosts,
-)
-from politecrawl.store.link_sorting import sort_links
-from politecrawl.store.outcomes import record_completion, record_end, sitemap_seed
-from politecrawl.store.passes import current_pass, start_pass
+from politecrawl.store.reading.passes import current_pass, start_pass
 from politecrawl.store.schema import URL_STATES
 
 if TYPE_CHECKING:
     from politecrawl.sitemaps import SitemapSeed
     from politecrawl.store.database import Database
-    from politecrawl.store.frontier_types import (
+    from politecrawl.store.frontier.values import (
         AddResult,
         FoundLink,
         HostPaceRecord,
@@ -397,7 +397,7 @@ class Frontier:
         return self._write(lambda connection: wake_deferred_urls(connection, now))
 
     def start_pass(self, *, now: datetime, max_age: timedelta | None = None) -> int:
-        """Begin a recrawl pass (see ``politecrawl.store.passes``); returns its number."""
+        """Begin a recrawl pass (see ``politecrawl.store.reading.passes``); returns its number."""
         number = start_pass(self.database, now=now, max_age=max_age)
         self.pass_number = number
         self._enqueuer.pass_number = number

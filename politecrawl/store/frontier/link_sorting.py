@@ -14,7 +14,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from politecrawl.store.frontier_types import FoundLink
+from politecrawl.store.frontier.values import FoundLink
 from politecrawl.urls import InvalidURL, canonicalize, split_canonical, url_key
 
 __all__ = [

@@ -18,10 +18,9 @@ from datetime import datetime
 from sqlalchemy import Connection
 
 from politecrawl.sitemaps import SitemapReading, SitemapSeed
-from politecrawl.store import statements as sql
-from politecrawl.store.frontier_types import AddResult, LinkOut
-from politecrawl.store.known_urls import KnownUrlIds
-from politecrawl.store.link_sorting import (
+from politecrawl.store.frontier import statements as sql
+from politecrawl.store.frontier.known_urls import KnownUrlIds
+from politecrawl.store.frontier.link_sorting import (
     LinkRow,
     SortedLinks,
     canonical_urls,
@@ -29,7 +28,8 @@ from politecrawl.store.link_sorting import (
     new_urls,
     sort_links,
 )
-from politecrawl.store.origin_hosts import OriginHostIds
+from politecrawl.store.frontier.origin_hosts import OriginHostIds
+from politecrawl.store.frontier.values import AddResult, LinkOut
 from politecrawl.store.schema import CHECK, PAGE, QUEUED, SITEMAP
 from politecrawl.urls import url_key
 

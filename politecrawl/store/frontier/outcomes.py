@@ -17,16 +17,16 @@ from typing import Any
 from sqlalchemy import Connection, select, update
 
 from politecrawl.sitemaps import SitemapReading, SitemapSeed
-from politecrawl.store import statements as sql
-from politecrawl.store.enqueue import Enqueuer
-from politecrawl.store.frontier_types import (
+from politecrawl.store.frontier import statements as sql
+from politecrawl.store.frontier.enqueue import Enqueuer
+from politecrawl.store.frontier.link_sorting import SortedLinks
+from politecrawl.store.frontier.values import (
     Completion,
     HostPaceRecord,
     Lease,
     LeaseEnd,
     PageOutcome,
 )
-from politecrawl.store.link_sorting import SortedLinks
 from politecrawl.store.schema import (
     DEFERRED,
     DONE,

@@ -20,10 +20,17 @@ from typing import Any
 from sqlalchemy import Select, and_, func, or_, select
 
 from politecrawl.errors import UserInputError
-from politecrawl.store import sitemap_reading
 from politecrawl.store.database import Database
-from politecrawl.store.link_targets import ensure_link_target_index
-from politecrawl.store.reading_types import (
+from politecrawl.store.reading import sitemaps as sitemap_reading
+from politecrawl.store.reading.link_targets import ensure_link_target_index
+from politecrawl.store.reading.rows import (
+    chunks,
+    grouped_by_id,
+    query_rows,
+    url_row,
+    url_select,
+)
+from politecrawl.store.reading.values import (
     OriginRobots,
     ReferredUrl,
     ReferrerRow,
@@ -41,13 +48,6 @@ from politecrawl.store.schema import (
     links_table as _links,
     origins_table as _origins,
     urls_table as _urls,
-)
-from politecrawl.store.url_rows import (
-    chunks,
-    grouped_by_id,
-    query_rows,
-    url_row,
-    url_select,
 )
 from politecrawl.urls import InvalidURL, canonicalize, url_key
 

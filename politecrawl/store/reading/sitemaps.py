@@ -19,8 +19,14 @@ from typing import Any
 from sqlalchemy import ColumnElement, and_, exists, func, or_, select, union
 
 from politecrawl.store.database import Database
-from politecrawl.store.link_targets import ensure_link_target_index
-from politecrawl.store.reading_types import (
+from politecrawl.store.reading.link_targets import ensure_link_target_index
+from politecrawl.store.reading.rows import (
+    grouped_by_id,
+    query_rows,
+    url_row,
+    url_select,
+)
+from politecrawl.store.reading.values import (
     ListedLastmod,
     ListedUrl,
     SitemapEntryRow,
@@ -39,12 +45,6 @@ from politecrawl.store.schema import (
     sitemap_entries_table as _entries,
     sitemaps_table as _sitemaps,
     urls_table,
-)
-from politecrawl.store.url_rows import (
-    grouped_by_id,
-    query_rows,
-    url_row,
-    url_select,
 )
 
 __all__ = [

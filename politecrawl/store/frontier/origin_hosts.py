@@ -17,8 +17,8 @@ from typing import Any, Generic, TypeVar
 from sqlalchemy import Connection, select
 from sqlalchemy.dialects import postgresql, sqlite
 
+from politecrawl.store.reading.rows import chunks
 from politecrawl.store.schema import hosts_table as _hosts, origins_table as _origins
-from politecrawl.store.url_rows import chunks
 
 __all__ = ["OriginHostIds"]
 

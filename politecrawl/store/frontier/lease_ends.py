@@ -14,8 +14,8 @@ from datetime import datetime
 from typing import Any
 
 from politecrawl.sitemaps import SitemapSeed
-from politecrawl.store.frontier_types import HostPaceRecord, Lease, LeaseEnd, OriginDeferral
-from politecrawl.store.outcomes import as_json
+from politecrawl.store.frontier.outcomes import as_json
+from politecrawl.store.frontier.values import HostPaceRecord, Lease, LeaseEnd, OriginDeferral
 from politecrawl.store.schema import DEFERRED, DONE, FAILED, LEASED, QUEUED, URL_STATES
 
 __all__ = ["deferred", "excluded", "failed", "kept", "released"]
