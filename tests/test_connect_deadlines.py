@@ -12,7 +12,7 @@ import socket
 import threading
 import time
 
-from politecrawl.connect import _Watchdog
+from politecrawl.fetch.connect import _Watchdog
 
 
 def _was_shut(peer: socket.socket, wait: float) -> bool:

@@ -17,7 +17,6 @@ import requests
 import responses
 from hypothesis import example, given, settings, strategies as st
 
-from politecrawl.connect import AddressGuard
 from politecrawl.errors import FetchError
 from politecrawl.fetch import (
     Fetcher,
@@ -28,6 +27,7 @@ from politecrawl.fetch import (
     new_session,
 )
 from politecrawl.fetch.body import _Inflater
+from politecrawl.fetch.connect import AddressGuard
 
 AGENT = "politecrawl/0.1 (+https://example.org/bot)"
 URL = "http://example.org/dir/page.html"

@@ -16,9 +16,9 @@ from collections.abc import Callable
 
 import pytest
 
-from politecrawl.connect import AddressGuard
 from politecrawl.errors import FetchError
 from politecrawl.fetch import Fetcher, FetchLimits
+from politecrawl.fetch.connect import AddressGuard
 
 AGENT = "politecrawl/0.1 (+https://example.org/bot)"
 MIB = 1024 * 1024

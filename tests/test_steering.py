@@ -20,9 +20,9 @@ from pathlib import Path
 
 import pytest
 
-from politecrawl.connect import AddressGuard, SteeringRefusedError
 from politecrawl.errors import FetchError
 from politecrawl.fetch import Fetcher
+from politecrawl.fetch.connect import AddressGuard, SteeringRefusedError
 
 
 class Server:

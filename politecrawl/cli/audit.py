@@ -97,8 +97,7 @@ def fetch_robots(url: str) -> bytes:
     guard): its body, none for "no restrictions" (O4), everything off limits for 401/403 (O5)."""
     from politecrawl.clock import SystemClock  # noqa: PLC0415 (loads requests only here)
     from politecrawl.config import PolitenessSettings, RobotsSettings  # noqa: PLC0415
-    from politecrawl.connect import AddressGuard  # noqa: PLC0415
-    from politecrawl.fetch import Fetcher  # noqa: PLC0415
+    from politecrawl.fetch import AddressGuard, Fetcher  # noqa: PLC0415
     from politecrawl.gate import Gate, MemoryOutcomes  # noqa: PLC0415
     from politecrawl.urls import InvalidURL, canonicalize, split_canonical  # noqa: PLC0415
 

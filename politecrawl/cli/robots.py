@@ -139,8 +139,7 @@ def _fetch_robots(url: str, agent: str, out: TextIO, *, resolve: dict[str, str])
     """The body to judge ``url`` by, or None when the answer decides alone (printed)."""
     from politecrawl.clock import SystemClock  # noqa: PLC0415
     from politecrawl.config import PolitenessSettings, RobotsSettings  # noqa: PLC0415
-    from politecrawl.connect import AddressGuard  # noqa: PLC0415
-    from politecrawl.fetch import Fetcher  # noqa: PLC0415 (loads requests only for --fetch)
+    from politecrawl.fetch import AddressGuard, Fetcher  # noqa: PLC0415 (requests: --fetch only)
     from politecrawl.gate import Gate, MemoryOutcomes  # noqa: PLC0415
     from politecrawl.robots.outcome import is_refusal  # noqa: PLC0415
     from politecrawl.scope import Scope  # noqa: PLC0415

@@ -12,9 +12,8 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from politecrawl.connect import AddressGuard
 from politecrawl.crawl.visit import Visitor
-from politecrawl.fetch import Fetcher, FetchLimits
+from politecrawl.fetch import AddressGuard, Fetcher, FetchLimits
 from politecrawl.gate import Gate
 from politecrawl.scope import Scope, TrapGuards
 from politecrawl.store import Database, Frontier, RobotsOutcomeStore

@@ -1,5 +1,5 @@
-"""One HTTP GET, one hop, within limits: with ``connect`` under it, the only package that
-talks to requests and urllib3 (layer L2).
+"""One HTTP GET, one hop, within limits: the only package that talks to requests and urllib3
+(layer L2, the HTTP edge).
 
 It owns the User-Agent on every request (P5), GET only (P4), conditional requests (E3), one
 redirect hop per call so that the crawler checks every hop against scope and robots (C4, O7),
@@ -9,6 +9,8 @@ exceptions; a request that produced no response raises ``FetchError``, temporary
 not. ``requests.Response`` never leaves this package: callers get a frozen ``FetchResult``.
 
 - ``fetcher``: ``Fetcher``, the request as sent and the hop's answer;
+- ``connect``: the connections it opens: ``AddressGuard`` (a host name resolved once, checked
+  by the anti-steering guard and pinned), and the one deadline of a response;
 - ``body``: the body, read within the deadline and the cap, its content coding undone;
 - ``failures``: a request without an answer as a ``FetchError`` (a ``HostNotFoundError`` when
   its host name does not resolve);
@@ -16,11 +18,13 @@ not. ``requests.Response`` never leaves this package: callers get a frozen ``Fet
 """
 
 from politecrawl.errors import FetchError
+from politecrawl.fetch.connect import AddressGuard
 from politecrawl.fetch.failures import HostNotFoundError, host_not_found_in
 from politecrawl.fetch.fetcher import Fetcher, new_session
 from politecrawl.fetch.values import Exchange, FetchLimits, FetchRequest, FetchResult
 
 __all__ = [
+    "AddressGuard",
     "Exchange",
     "FetchError",
     "FetchLimits",

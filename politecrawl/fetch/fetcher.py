@@ -19,14 +19,14 @@ import requests
 from requests.structures import CaseInsensitiveDict
 from urllib3.exceptions import HTTPError as Urllib3Error
 
-from politecrawl.connect import (
+from politecrawl.errors import FetchError
+from politecrawl.fetch.body import read_body
+from politecrawl.fetch.connect import (
     AddressGuard,
     SteeringRefusedError,
     guarded_adapter,
     response_deadline,
 )
-from politecrawl.errors import FetchError
-from politecrawl.fetch.body import read_body
 from politecrawl.fetch.failures import failure, too_slow
 from politecrawl.fetch.values import Exchange, FetchLimits, FetchRequest, FetchResult
 

@@ -20,7 +20,7 @@ So the fetcher sets a deadline (``response_deadline``) for the request it sends,
 connection is made (TCP and a TLS handshake, which a server can trickle too) and while it waits
 for the headers, a timer shuts its socket down at that deadline; ``fetch`` bounds the body.
 
-With urllib3, the only other module here that touches the HTTP stack besides ``fetch``.
+Part of the HTTP edge (``politecrawl.fetch``): ``fetcher`` mounts its adapter on every session.
 """
 
 from __future__ import annotations
