@@ -2,9 +2,15 @@
 
     PolitecrawlError        root: catch this to catch everything of ours
     +-- UserInputError      a person's mistake (file, line); the CLI prints one line, exit 2
+    |   +-- ConfigError     an impossible or unknown setting, named by ``key`` (B1)
+    |   +-- InvalidURL      a URL politecrawl will not fetch (also a ``ValueError``)
     +-- FetchError          an HTTP attempt failed; ``temporary`` says whether to defer (O6)
     +-- StoreError          the crawl database cannot be used safely; stop, lose nothing
     +-- ArchiveError        the WARC archive cannot be written; stop as on a StoreError
+
+Each is exported from ``politecrawl``; ``politecrawl.config.ConfigError`` and
+``politecrawl.urls.InvalidURL`` are the same classes. (``politecrawl.fetch``'s
+``HostNotFoundError`` is a ``FetchError``.)
 
 Verdicts such as "disallowed by robots.txt" or "out of scope" are values, never exceptions.
 """
@@ -36,6 +42,40 @@ class UserInputError(PolitecrawlError):
             where = self.path if self.line is None else f"{self.path}:{self.line}"
             where += ": "
         return where + self.message
+
+
+class ConfigError(UserInputError):
+    """An impossible or unknown setting; ``key`` names it when known, and the file when known."""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        key: str | None = None,
+        related: tuple[str, ...] = (),
+        path: str | Path | None = None,
+        line: int | None = None,
+    ) -> None:
+        self.key = key
+        self.related = related
+        """Other settings the error is about (the other half of an impossible pair)."""
+        super().__init__(message, path=path, line=line)
+
+
+class InvalidURL(UserInputError, ValueError):  # noqa: N818 (the name the crawl code and users expect)
+    """A URL politecrawl will not fetch: ``url`` as given, ``reason`` in a few words (C1, C3).
+
+    Also a ``ValueError``, as it was before the tree held it, for callers that catch that."""
+
+    def __init__(self, url: str, reason: str) -> None:
+        self.url = url
+        self.reason = reason
+        shown = url if len(url) <= 100 else url[:97] + "..."
+        super().__init__(f"invalid URL {shown!r}: {reason}")
+        self.args = (url, reason)  # both, so that the error pickles across processes
+
+    def __str__(self) -> str:
+        return self.message
 
 
 class FetchError(PolitecrawlError):

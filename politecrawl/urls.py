@@ -21,6 +21,9 @@ from urllib.parse import unquote
 
 import idna
 
+# Re-exported (the alias tells mypy so): politecrawl.urls.InvalidURL is public; errors is its home.
+from politecrawl.errors import InvalidURL as InvalidURL  # noqa: PLC0414
+
 MAX_URL_LENGTH = 2048  # C3: longer canonical URLs are traps (session ids, loops); not fetched
 MAX_LINK_LENGTH = 64 * 1024
 """What ``links`` keeps of a link at most (C3): far above any ``max_url_length`` one would set, so
@@ -70,19 +73,6 @@ def robots_match_path(url: str) -> str:
     if not url.startswith("/"):
         url = "/" + url
     return url
-
-
-class InvalidURL(ValueError):  # noqa: N818 (the name the crawl code and users expect)
-    """A URL politecrawl will not fetch: ``url`` as given, ``reason`` in a few words (C1, C3)."""
-
-    def __init__(self, url: str, reason: str) -> None:
-        super().__init__(url, reason)  # both in args, so the error pickles across processes
-        self.url = url
-        self.reason = reason
-
-    def __str__(self) -> str:
-        shown = self.url if len(self.url) <= 100 else self.url[:97] + "..."
-        return f"invalid URL {shown!r}: {self.reason}"
 
 
 @dataclass(frozen=True, slots=True)

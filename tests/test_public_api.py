@@ -7,11 +7,18 @@ import politecrawl.robots
 def test_top_level_all_is_sorted_and_intended():
     assert politecrawl.__all__ == sorted(politecrawl.__all__)
     assert politecrawl.__all__ == [
+        "ArchiveError",
+        "ConfigError",
         "CrawlConfig",
         "CrawlSummary",
         "Crawler",
         "Excluded",
+        "FetchError",
+        "InvalidURL",
         "Page",
+        "PolitecrawlError",
+        "StoreError",
+        "UserInputError",
         "__version__",
     ]
     for name in politecrawl.__all__:

@@ -12,7 +12,6 @@ from politecrawl.config.groups import (
     TABLE_OF,
     ArchiveSettings,
     CheckingSettings,
-    ConfigError,
     CrawlConfig,
     CrawlSettings,
     FetchingSettings,
@@ -25,6 +24,7 @@ from politecrawl.config.groups import (
     StorageSettings,
     setting_types,
 )
+from politecrawl.errors import ConfigError  # its home is the error tree; here too, as always
 
 __all__ = [
     "GROUPS",

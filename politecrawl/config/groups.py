@@ -19,11 +19,10 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from functools import cache
-from pathlib import Path
 from typing import Any, Literal, get_args, get_origin, get_type_hints
 
 from politecrawl._version import VERSION
-from politecrawl.errors import UserInputError
+from politecrawl.errors import ConfigError
 from politecrawl.robots.match import SEMANTICS_NAMES, SemanticsName
 from politecrawl.robots.outcome import OutcomeSettings
 from politecrawl.robots.parse import RobotsLimits
@@ -57,24 +56,6 @@ _SECONDS_OR_ZERO = {"check": _Check(0, inclusive=True, seconds=True)}
 _SECONDS = {"check": _Check(0, inclusive=False, seconds=True)}
 _COUNT = {"check": _Check(1, inclusive=True, seconds=False)}
 _COUNT_OR_ZERO = {"check": _Check(0, inclusive=True, seconds=False)}
-
-
-class ConfigError(UserInputError):
-    """An impossible or unknown setting; ``key`` names it when known, and the file when known."""
-
-    def __init__(
-        self,
-        message: str,
-        *,
-        key: str | None = None,
-        related: tuple[str, ...] = (),
-        path: str | Path | None = None,
-        line: int | None = None,
-    ) -> None:
-        self.key = key
-        self.related = related
-        """Other settings the error is about (the other half of an impossible pair)."""
-        super().__init__(message, path=path, line=line)
 
 
 @dataclass(frozen=True, slots=True)

@@ -37,13 +37,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, Union, get_args, get_origin
 
-from politecrawl.config.groups import (
-    GROUPS,
-    TABLE_OF,
-    ConfigError,
-    CrawlConfig,
-    setting_types,
-)
+from politecrawl.config.groups import GROUPS, TABLE_OF, CrawlConfig, setting_types
+from politecrawl.errors import ConfigError
 
 ENV_PREFIX = "POLITECRAWL_"
 ENV_RESERVED = frozenset({"POLITECRAWL_CONFIG"})
