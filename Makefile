@@ -1,10 +1,10 @@
-# One entry point per job; CI runs `make test`, the same command the README gives.
+# One entry point per job; CI runs `make test` and `make docs`, the commands the README gives.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test test-lowest lint bench bench-crawl bench-crawl-large bench-million bench-linkcheck clean
+.PHONY: demo test test-lowest lint docs bench bench-crawl bench-crawl-large bench-million bench-linkcheck clean
 
 # --upgrade-strategy eager: a venv set up again gets the newest versions the bounds allow, as a
 # fresh clone does, not the ones it already holds (lxml 6.2 once failed only on fresh installs).
@@ -44,6 +44,18 @@ test-lowest:
 	$(LOWEST)/bin/python -m pip list --format=freeze | grep -i -f $(LOWEST)/constraints.txt
 	$(LOWEST)/bin/pytest -n $(TEST_PROCESSES) -p no:cacheprovider
 
+## docs: set up (the docs extra, once), then build the documentation site into site/ with
+## warnings as errors: a broken link or anchor, or a reference to a Python object that is gone,
+## fails. mkdocs.yml configures it; the configuration reference is written from the settings'
+## docstrings at build time (docs/_hooks/settings_reference.py).
+DOCS_STAMP := $(VENV)/.installed-docs
+$(DOCS_STAMP): $(STAMP)
+	$(BIN)/python -m pip install --quiet --upgrade --upgrade-strategy eager -e '.[docs]'
+	@touch $(DOCS_STAMP)
+
+docs: $(DOCS_STAMP)
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict
+
 ## bench: the benchmarks (figures printed, nothing asserted)
 bench: $(STAMP)
 	$(BIN)/python bench/robots_bench.py
@@ -80,4 +92,4 @@ bench-million: $(STAMP)
 		--kill-resume --only politecrawl --processes 2 --timeout 14400 $(BENCH_MILLION_ARGS)
 
 clean:
-	rm -rf $(VENV) $(LOWEST) build dist *.egg-info .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) $(LOWEST) site build dist *.egg-info .pytest_cache .mypy_cache .ruff_cache
