@@ -31,12 +31,14 @@ def test_importing_the_robots_engine_does_not_load_the_crawl_machinery():
 
     code = (
         "import politecrawl.robots, sys; "
-        "print('sqlalchemy' in sys.modules, 'requests' in sys.modules)"
+        "print('sqlalchemy' in sys.modules, 'requests' in sys.modules, "
+        "'politecrawl.config.groups' in sys.modules)"
     )
     result = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     )
-    assert result.stdout.split() == ["False", "False"]
+    # The robots engine takes its settings' values from config.robots_values, not the groups.
+    assert result.stdout.split() == ["False", "False", "False"]
 
 
 def test_robots_all_is_the_stable_engine_api():

@@ -1,30 +1,38 @@
-"""Crawl settings: the groups (``groups``) and where their values come from (``loader``).
+"""Crawl settings: the groups (``groups``), where their values come from (``loader``) and the
+plain values robots.txt reading takes (``robots_values``).
 
 ``from politecrawl.config import CrawlConfig`` is the library's way in; the loader (flags,
 environment, TOML file, stored run) is imported from ``politecrawl.config.loader`` by the front
-ends that need it.
+ends that need it. The names below are loaded on first use: ``politecrawl.robots`` takes its
+values from ``robots_values`` and so stays light (the groups are not loaded with it).
 """
 
-from politecrawl.config.groups import (
-    GROUP_TYPES,
-    GROUPS,
-    SEMANTICS_CHOICES,
-    TABLE_OF,
-    ArchiveSettings,
-    CheckingSettings,
-    CrawlConfig,
-    CrawlSettings,
-    FetchingSettings,
-    PolitenessSettings,
-    RobotsSettings,
-    ScopeMode,
-    ScopeSettings,
-    SitemapLastmod,
-    SitemapSettings,
-    StorageSettings,
-    setting_types,
-)
-from politecrawl.errors import ConfigError  # its home is the error tree; here too, as always
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from politecrawl.config.groups import (
+        GROUP_TYPES,
+        GROUPS,
+        SEMANTICS_CHOICES,
+        TABLE_OF,
+        ArchiveSettings,
+        CheckingSettings,
+        CrawlConfig,
+        CrawlSettings,
+        FetchingSettings,
+        PolitenessSettings,
+        RobotsSettings,
+        ScopeMode,
+        ScopeSettings,
+        SitemapLastmod,
+        SitemapSettings,
+        StorageSettings,
+        setting_types,
+    )
+    from politecrawl.errors import ConfigError  # its home is the error tree; here as always
 
 __all__ = [
     "GROUPS",
@@ -46,3 +54,12 @@ __all__ = [
     "StorageSettings",
     "setting_types",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    if name not in __all__:
+        raise AttributeError(f"module 'politecrawl.config' has no attribute {name!r}")
+    home = "politecrawl.errors" if name == "ConfigError" else "politecrawl.config.groups"
+    value = getattr(importlib.import_module(home), name)
+    globals()[name] = value  # found once, then an ordinary attribute
+    return value

@@ -22,10 +22,14 @@ from functools import cache
 from typing import Any, Literal, get_args, get_origin, get_type_hints
 
 from politecrawl._version import VERSION
+from politecrawl.config.robots_values import (
+    DEFAULT_SEMANTICS,
+    SEMANTICS_NAMES,
+    OutcomeSettings,
+    RobotsLimits,
+    SemanticsName,
+)
 from politecrawl.errors import ConfigError
-from politecrawl.robots.match import SEMANTICS_NAMES, SemanticsName
-from politecrawl.robots.outcome import OutcomeSettings
-from politecrawl.robots.parse import RobotsLimits
 
 ScopeMode = Literal["seeds", "domain", "any"]
 SitemapLastmod = Literal["revalidate", "skip"]
@@ -160,7 +164,7 @@ class FetchingSettings:
 class RobotsSettings:
     """[robots]: how robots.txt is read, cached and retried (M6, O5-O8, E2, E4)."""
 
-    semantics: SemanticsName = "strict"
+    semantics: SemanticsName = DEFAULT_SEMANTICS
     """How robots.txt is read: strict fetches only what both the 1996 draft and RFC 9309 allow
     (M7, the default); draft or rfc9309 reads it one way alone (M6)."""
     robots_max_bytes: int = field(default=RobotsLimits().max_bytes, metadata=_COUNT)

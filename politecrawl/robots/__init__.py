@@ -9,15 +9,14 @@ Three semantics: ``strict`` (the default, SPEC M7: a URL is allowed only when bo
 allow it), ``draft`` (the 1996 Internet-Draft's letter alone) and ``rfc9309`` (RFC 9309 alone).
 """
 
-from politecrawl.robots.match import (
+from politecrawl.config.robots_values import (
     DEFAULT_SEMANTICS,
-    READINGS,
     SEMANTICS_NAMES,
-    ReadingName,
+    RobotsLimits,
     SemanticsName,
-    agent_name_token,
 )
-from politecrawl.robots.parse import ParseWarning, RequestRate, RobotsLimits
+from politecrawl.robots.match import READINGS, ReadingName, agent_name_token
+from politecrawl.robots.parse import ParseWarning, RequestRate
 from politecrawl.robots.policy import RobotsPolicy, Verdict, parse_robots
 from politecrawl.robots.records import Record, Rule
 

@@ -21,14 +21,11 @@ from typing import Literal, Protocol
 from politecrawl.robots.parse import Directive, text_to_octets
 from politecrawl.robots.records import Record, Rule, group_records
 
-SemanticsName = Literal["strict", "draft", "rfc9309"]
 ReadingName = Literal["draft", "rfc9309"]
 Pattern = tuple[bool, str]
 """A normalised rule path: ``(False, literal prefix)`` or ``(True, regular expression)``."""
-SEMANTICS_NAMES: tuple[SemanticsName, ...] = ("strict", "draft", "rfc9309")
 READINGS: tuple[ReadingName, ...] = ("draft", "rfc9309")
 """The two readings of a file; ``strict`` allows what both allow (M7)."""
-DEFAULT_SEMANTICS: SemanticsName = "strict"
 
 _NAME_TOKEN = re.compile(r"[^\s/]*")
 

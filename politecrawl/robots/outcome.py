@@ -16,24 +16,12 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Literal
 
+from politecrawl.config.robots_values import OutcomeSettings
 from politecrawl.httpdates import parse_http_date
 
 OutcomeKind = Literal["parsed", "allow_all", "disallow_all", "deferred"]
 _MAX_AGE = re.compile(r"(?:^|,)\s*(?:s-maxage|max-age)\s*=\s*\"?(\d+)", re.IGNORECASE)
 _NO_CACHE = re.compile(r"(?:^|,)\s*(?:no-cache|no-store)\b", re.IGNORECASE)
-
-
-@dataclass(frozen=True, slots=True)
-class OutcomeSettings:
-    """The robots.txt settings an outcome needs; ``RobotsSettings.outcome_settings`` (in
-    ``politecrawl.config``) makes them from the crawl's settings and holds their defaults."""
-
-    min_lifetime_seconds: float
-    max_lifetime_seconds: float
-    denied_lifetime_seconds: float
-    retry_seconds: float
-    max_attempts: int
-    unauthorized_means_allowed: bool
 
 
 @dataclass(frozen=True, slots=True)

@@ -21,6 +21,7 @@ import re
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
+from politecrawl.config.robots_values import RobotsLimits
 from politecrawl.robots.rule_paths import BLANKS, WORDS, rule_paths
 
 _UTF8_BOM = "\xef\xbb\xbf"  # the UTF-8 BOM seen through latin-1 (F1)
@@ -68,18 +69,6 @@ _FIELD_NAMES: dict[str, Field | None] = {
     "requestrate": Field.REQUEST_RATE,
     "sitemap": None,  # global, collected apart from the records (F6)
 }
-
-
-@dataclass(frozen=True, slots=True)
-class RobotsLimits:
-    """Resources spent on one robots.txt (O8, draft section 6)."""
-
-    max_bytes: int = 512 * 1024
-    """Octets read; the rest of the file is ignored and the policy is marked truncated."""
-    max_line_bytes: int = 16 * 1024
-    """A longer line is cut to this length (a cut Disallow is kept, a cut Allow dropped)."""
-    max_rules: int = 50_000
-    """Allow and Disallow values read; lines after the limit are ignored."""
 
 
 @dataclass(frozen=True, slots=True)

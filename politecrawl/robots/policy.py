@@ -12,23 +12,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from politecrawl.robots.match import (
+from politecrawl.config.robots_values import (
     DEFAULT_SEMANTICS,
-    READING,
-    READINGS,
     SEMANTICS_NAMES,
-    ReadingName,
-    RuleMatcher,
-    SemanticsName,
-    agent_name_token,
-)
-from politecrawl.robots.parse import (
-    ParsedRobots,
-    ParseWarning,
-    RequestRate,
     RobotsLimits,
-    parse_robots_text,
+    SemanticsName,
 )
+from politecrawl.robots.match import READING, READINGS, ReadingName, RuleMatcher, agent_name_token
+from politecrawl.robots.parse import ParsedRobots, ParseWarning, RequestRate, parse_robots_text
 from politecrawl.robots.records import Record, Rule
 from politecrawl.urls import robots_match_path
 

@@ -24,9 +24,9 @@ from bisect import bisect_right
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from politecrawl.config.robots_values import RobotsLimits
 from politecrawl.robots.match import READING, agent_name_token, rfc9309_normalise, rfc9309_pattern
 from politecrawl.robots.parse import (
-    RobotsLimits,
     octets_to_text,
     parse_robots_text,
     split_lines,
