@@ -16,7 +16,7 @@ import ipaddress
 import re
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import Any, TextIO
 
 from politecrawl.errors import UserInputError
 from politecrawl.robots import (
@@ -27,9 +27,6 @@ from politecrawl.robots import (
     Verdict,
     parse_robots,
 )
-
-if TYPE_CHECKING:
-    pass
 
 DEFAULT_AGENT = "politecrawl"
 EXIT_ALLOWED = 0
