@@ -48,7 +48,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from politecrawl.store import Completion, Frontier, Lease, LinkOut, PageOutcome, open_database
+from politecrawl.store import Frontier, Lease, LinkOut, ends, open_database
 from sqlite_floor import log_frames_a_page, measure_floor
 
 HOSTS = 1_000
@@ -79,7 +79,7 @@ def claim_complete_rate(frontier: Frontier, pairs: int) -> float:
     for _ in range(pairs):
         lease = frontier.claim("bench", now=now)
         assert isinstance(lease, Lease), lease
-        frontier.complete(lease, PageOutcome(200), now=now, next_fetch_at=now)
+        frontier.record(ends.Completed(lease, ends.PageOutcome(200), now), now=now)
     return pairs / (time.perf_counter() - started)
 
 
@@ -111,8 +111,11 @@ def complete_and_claim_rate(
             if new_links_from is not None:
                 new = urls(NEW_LINKS, new_links_from + page * NEW_LINKS)
                 links = (*menu, *(LinkOut(url, canonical=True) for url in new))
-            completion = Completion(lease, PageOutcome(200), next_fetch_at=now, links=links)
-            _, lease = frontier.complete_and_claim(completion, worker=worker, now=now)
+            completion = ends.Completed(
+                lease, ends.PageOutcome(200), next_fetch_at=now, links=links
+            )
+            ended = frontier.record(completion, now=now, claim_for=worker)
+            _, lease = ended.recorded, ended.following
         if profile is not None:
             profile.disable()
 

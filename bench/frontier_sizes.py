@@ -27,7 +27,7 @@ import sqlalchemy
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from politecrawl.store import Completion, Frontier, Lease, LinkOut, PageOutcome, open_database
+from politecrawl.store import Frontier, Lease, LinkOut, ends, open_database
 
 _BATCH = 5_000
 _LINKS = 40
@@ -60,11 +60,12 @@ def _complete(frontier: Frontier, pages: int, total: int, hosts: int) -> float:
         assert isinstance(lease, Lease), lease
         new = _urls(_NEW_LINKS, total + page * _NEW_LINKS, hosts)
         links = (*menu, *(LinkOut(url, canonical=True) for url in new))
-        outcome = PageOutcome(
+        outcome = ends.PageOutcome(
             200, content_type="text/html", content_hash="0" * 64, size_bytes=52_000
         )
-        completion = Completion(lease, outcome, next_fetch_at=now, links=links)
-        _, lease = frontier.complete_and_claim(completion, worker="sizes", now=now)
+        completion = ends.Completed(lease, outcome, next_fetch_at=now, links=links)
+        ended = frontier.record(completion, now=now, claim_for="sizes")
+        _, lease = ended.recorded, ended.following
     return time.perf_counter() - started
 
 

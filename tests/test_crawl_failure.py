@@ -19,7 +19,7 @@ from tests.test_crawl_e2e import DELAY, crawl_config
 from politecrawl import Crawler
 from politecrawl.crawl import crawler as crawler_module, workers as workers_module
 from politecrawl.errors import StoreError
-from politecrawl.store import Completion, Frontier
+from politecrawl.store import Frontier, ends
 
 GUARD = TrapGuard()
 
@@ -35,14 +35,14 @@ def test_c5_a_database_failure_in_a_worker_stops_the_crawl_and_resume_finishes_i
     web, tmp_path, monkeypatch
 ):
     database = str(tmp_path / "crawl.db")
-    record = Frontier.complete_and_claim
+    record = Frontier.record
     calls = 0
     lock = threading.Lock()
 
     def failing_on_the_fifth(self, ending, *args, **kwargs):
         nonlocal calls
-        # a page's record (robots.txt, exclusions: a LeaseEnd; sitemaps and checks: no page)
-        if isinstance(ending, Completion) and ending.lease.kind == "page":
+        # a page's record (robots.txt, exclusions: a ends.LeaseEnd; sitemaps and checks: no page)
+        if isinstance(ending, ends.Completed) and ending.lease.kind == "page":
             with lock:
                 calls += 1
                 if calls == 5:
@@ -52,7 +52,7 @@ def test_c5_a_database_failure_in_a_worker_stops_the_crawl_and_resume_finishes_i
     def finish_run_failing_too(*args, **kwargs):
         raise sqlite3.OperationalError("disk I/O error")
 
-    monkeypatch.setattr(Frontier, "complete_and_claim", failing_on_the_fifth)
+    monkeypatch.setattr(Frontier, "record", failing_on_the_fifth)
     monkeypatch.setattr(crawler_module, "finish_run", finish_run_failing_too)
     # Leases outlast the test: only giving the failed worker's lease back lets the resumed
     # crawl below fetch its page at once.
@@ -81,10 +81,14 @@ def test_c5_a_database_failure_in_a_worker_stops_the_crawl_and_resume_finishes_i
 
 
 def test_a_bug_in_a_worker_is_raised_as_it_is(web, tmp_path, monkeypatch):
-    def broken(self, *args, **kwargs):
-        raise RuntimeError("a bug in the crawl loop")
+    record = Frontier.record
 
-    monkeypatch.setattr(Frontier, "complete_and_claim", broken)
+    def broken(self, end, *, claim_for=None, **kwargs):
+        if claim_for is not None:  # the crawl loop's record; the worker's give-back works
+            raise RuntimeError("a bug in the crawl loop")
+        return record(self, end, **kwargs)
+
+    monkeypatch.setattr(Frontier, "record", broken)
     database = str(tmp_path / "crawl.db")
     with Crawler(crawl_config(database, workers=2)) as crawler:
         crawler.add_seeds(web.seeds)

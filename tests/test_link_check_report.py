@@ -47,7 +47,7 @@ from politecrawl.report.check_model import (
 from politecrawl.report.check_tables import NOT_CHECKED
 from politecrawl.report.html import render_html
 from politecrawl.robots.outcome import RobotsOutcome
-from politecrawl.store import LinkOut, PageOutcome, RobotsOutcomeStore, open_database, start_run
+from politecrawl.store import LinkOut, RobotsOutcomeStore, ends, open_database, start_run
 from politecrawl.store.reading import url_history
 from politecrawl.store.schema import (
     link_fragments_table,
@@ -117,19 +117,19 @@ CHECKS = {  # URL: check_method (None: not requested)
 class Crawl(Recorder):
     """``Recorder`` on full URLs, any origin."""
 
-    def fetch(self, url: str, outcome: PageOutcome, **kwargs) -> None:
+    def fetch(self, url: str, outcome: ends.PageOutcome, **kwargs) -> None:
         lease, now = self.take(url)
-        assert self.frontier.complete(lease, outcome, now=now, next_fetch_at=now, **kwargs)
+        assert self.frontier.record(ends.Completed(lease, outcome, now, **kwargs), now=now).recorded
 
     def moved(self, url: str, status: int, target: str) -> None:
-        self.fetch(url, PageOutcome(status, final_url=target), redirect_to=target)
+        self.fetch(url, ends.PageOutcome(status, final_url=target), redirect_to=target)
 
 
 def build_crawl(database) -> None:
     """The crawl every test here reads (see the module docstring)."""
     crawl = Crawl(database)
     crawl.frontier.add([f"{A}/"], now=T0)
-    html = PageOutcome(200, content_type=HTML, elapsed_seconds=0.1)
+    html = ends.PageOutcome(200, content_type=HTML, elapsed_seconds=0.1)
     home = [LinkOut(to) for start, to in LINKS if start == f"{A}/"]
     crawl.fetch(f"{A}/", html, links=home)
     week = T0 + timedelta(days=7)
@@ -140,7 +140,7 @@ def build_crawl(database) -> None:
     store.put(R, RobotsOutcome("parsed", 200, ROBOTS_R, "200: parsed", week, None, 0), now=T0)
     crawl.fetch(f"{A}/docs", html, links=[LinkOut(f"{E}/gone")])
     crawl.fetch(f"{A}/plain", html)
-    crawl.fetch(f"{A}/missing", PageOutcome(404, content_type=HTML))
+    crawl.fetch(f"{A}/missing", ends.PageOutcome(404, content_type=HTML))
     crawl.moved(f"{A}/old", 301, f"{A}/older")  # two permanent hops
     crawl.moved(f"{A}/older", 308, f"{A}/new")
     crawl.fetch(f"{A}/new", html)
@@ -148,18 +148,24 @@ def build_crawl(database) -> None:
     crawl.moved(f"{A}/moved-out", 301, f"{E}/elsewhere")  # off the site: a check (L1)
 
     # The checks: asked for their status only (L1-L3).
-    crawl.fetch(f"{E}/gone", PageOutcome(404, content_type=HTML))
+    crawl.fetch(f"{E}/gone", ends.PageOutcome(404, content_type=HTML))
     lease, now = crawl.take(f"{E}/refused")
-    assert crawl.frontier.fail(lease, REFUSED, now=now, next_fetch_at=now)
-    crawl.fetch(f"{CDN}/logo.png", PageOutcome(404))
+    assert crawl.frontier.record(
+        ends.Failed(lease, REFUSED, at=now, next_fetch_at=now), now=now
+    ).recorded
+    crawl.fetch(f"{CDN}/logo.png", ends.PageOutcome(404))
     crawl.moved(f"{E}/moved", 301, f"{E}/new")
     crawl.fetch(f"{E}/new", html)
     crawl.fetch(f"{E}/ok", html)
-    crawl.fetch(f"{E}/elsewhere", PageOutcome(404))
+    crawl.fetch(f"{E}/elsewhere", ends.PageOutcome(404))
     lease, now = crawl.take(f"{R}/private/x")
-    assert crawl.frontier.exclude(lease, state="excluded", reason="robots", detail=LINE_2, now=now)
+    assert crawl.frontier.record(
+        ends.Excluded(lease, state="excluded", reason="robots", detail=LINE_2), now=now
+    ).recorded
     lease, now = crawl.take(f"{SLOW}/x")
-    assert crawl.frontier.defer(lease, until=None, reason="robots-deferred", now=now)
+    assert crawl.frontier.record(
+        ends.Deferred(lease, until=None, reason="robots-deferred"), now=now
+    ).recorded
 
     # What link checking writes besides (L1-L4).
     with database.engine.begin() as connection:

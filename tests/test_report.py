@@ -46,8 +46,8 @@ from politecrawl.store import (
     Frontier,
     Lease,
     LinkOut,
-    PageOutcome,
     RobotsOutcomeStore,
+    ends,
     open_database,
     start_run,
 )
@@ -86,22 +86,24 @@ class Recorder:
             assert isinstance(lease, Lease), (url, lease)
             if lease.url == url:
                 for other in others:
-                    self.frontier.release(other, now=now, next_fetch_at=now)
+                    self.frontier.record(ends.Released(other, next_fetch_at=now), now=now)
                 return lease, now
             others.append(lease)
 
-    def page(self, path: str, outcome: PageOutcome | None = None, **kwargs) -> None:
+    def page(self, path: str, outcome: ends.PageOutcome | None = None, **kwargs) -> None:
         lease, now = self.take(f"{A}/{path}")
-        outcome = outcome or PageOutcome(200, elapsed_seconds=0.1)
-        assert self.frontier.complete(lease, outcome, now=now, next_fetch_at=now, **kwargs)
+        outcome = outcome or ends.PageOutcome(200, elapsed_seconds=0.1)
+        assert self.frontier.record(ends.Completed(lease, outcome, now, **kwargs), now=now).recorded
 
     def redirect(self, path: str, status: int, target: str) -> None:
-        outcome = PageOutcome(status, final_url=f"{A}/{target}")
+        outcome = ends.PageOutcome(status, final_url=f"{A}/{target}")
         self.page(path, outcome, redirect_to=f"{A}/{target}")
 
     def exclude(self, url: str, state: str, reason: str, detail: dict) -> None:
         lease, now = self.take(url)
-        assert self.frontier.exclude(lease, state=state, reason=reason, detail=detail, now=now)
+        assert self.frontier.record(
+            ends.Excluded(lease, state=state, reason=reason, detail=detail), now=now
+        ).recorded
 
 
 def build_crawl(database) -> None:
@@ -121,18 +123,20 @@ def build_crawl(database) -> None:
     links = [LinkOut(f"{A}/{path}") for path in paths] + [LinkOut("http://other.test/")]
     crawl.page("", links=links)
     crawl.page("about", links=[LinkOut(f"{A}/missing", nofollow=True), LinkOut(f"{A}/gone")])
-    crawl.page("missing", PageOutcome(404, elapsed_seconds=0.05))
+    crawl.page("missing", ends.PageOutcome(404, elapsed_seconds=0.05))
     lease, now = crawl.take(f"{A}/gone")
-    assert crawl.frontier.fail(lease, HOSTILE_ERROR, now=now, next_fetch_at=now)
+    assert crawl.frontier.record(
+        ends.Failed(lease, HOSTILE_ERROR, at=now, next_fetch_at=now), now=now
+    ).recorded
     crawl.redirect("old", 301, "older")  # a chain: 301, 302, 200
     crawl.redirect("older", 302, "new")
     crawl.page("new")
     crawl.redirect("loop-a", 301, "loop-b")  # a loop
     crawl.redirect("loop-b", 301, "loop-a")
     crawl.page("doc.pdf")
-    crawl.page("slow", PageOutcome(200, elapsed_seconds=3.5, size_bytes=1234))
-    crawl.page("noindex", PageOutcome(200, noindex=True, nofollow=False))
-    crawl.page("nofollow", PageOutcome(200, noindex=False, nofollow=True), follow_links=False)
+    crawl.page("slow", ends.PageOutcome(200, elapsed_seconds=3.5, size_bytes=1234))
+    crawl.page("noindex", ends.PageOutcome(200, noindex=True, nofollow=False))
+    crawl.page("nofollow", ends.PageOutcome(200, noindex=False, nofollow=True), follow_links=False)
     line_2 = {"line": 2, "text": "Disallow: /private", "why": WHY_LINE_2, "robots_status": 200}
     for path in ("private/x", "private/open/page"):
         detail = {"origin": A, "semantics": "draft", **line_2}
@@ -145,10 +149,13 @@ def build_crawl(database) -> None:
     crawl.exclude(f"{A}/a/a/a/a/a/a/a/", "out_of_scope", "trap", {"rule": rule})
     lease, now = crawl.take("http://b.test/page")
     detail = {"robots": DEFERRED_WHY}
-    crawl.frontier.defer(lease, until=None, reason="robots-deferred", detail=detail, now=now)
+    crawl.frontier.record(
+        ends.Deferred(lease, until=None, reason="robots-deferred", detail=detail), now=now
+    )
     lease, now = crawl.take("http://c.test/")
-    crawl.frontier.fail(
-        lease, "HTTP 503", status=503, now=now, next_fetch_at=now, retry_at=RETRY_UNTIL
+    crawl.frontier.record(
+        ends.Failed(lease, "HTTP 503", at=now, status=503, next_fetch_at=now, retry_at=RETRY_UNTIL),
+        now=now,
     )
 
 

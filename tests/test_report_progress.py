@@ -34,7 +34,7 @@ from politecrawl.report import (
 from politecrawl.report.html import render_html
 from politecrawl.report.model import BrokenLink, PassProgress, Referrer, UncheckedUrl
 from politecrawl.robots.outcome import RobotsOutcome
-from politecrawl.store import LinkOut, PageOutcome, RobotsOutcomeStore, open_database
+from politecrawl.store import LinkOut, RobotsOutcomeStore, ends, open_database
 
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
 A = "http://a.test"
@@ -99,12 +99,12 @@ def _pass_one(database) -> Recorder:
         LinkOut(f"{A}/missing", text="Missing", line=4),
         LinkOut(f"{E}/gone", text="Gone", line=5),
     ]
-    crawl.page("", PageOutcome(200, content_type=HTML, anchors=frozenset()), links=links)
-    crawl.page("ok", PageOutcome(200, content_type=HTML, anchors=frozenset({"there"})))
-    crawl.page("missing", PageOutcome(404, content_type=HTML))
+    crawl.page("", ends.PageOutcome(200, content_type=HTML, anchors=frozenset()), links=links)
+    crawl.page("ok", ends.PageOutcome(200, content_type=HTML, anchors=frozenset({"there"})))
+    crawl.page("missing", ends.PageOutcome(404, content_type=HTML))
     lease, now = crawl.take(f"{E}/gone")
-    outcome = PageOutcome(404, kind="check", check_method="HEAD")
-    assert crawl.frontier.complete(lease, outcome, now=now, next_fetch_at=now)
+    outcome = ends.PageOutcome(404, kind="check", check_method="HEAD")
+    assert crawl.frontier.record(ends.Completed(lease, outcome, now), now=now).recorded
     return crawl
 
 
@@ -124,8 +124,8 @@ def build_partly_redone(database) -> None:
         LinkOut(f"{A}/missing"),
         LinkOut(f"{E}/gone"),
     ]
-    crawl.page("", PageOutcome(200, content_type=HTML, anchors=frozenset()), links=links)
-    crawl.page("missing", PageOutcome(200, content_type=HTML))
+    crawl.page("", ends.PageOutcome(200, content_type=HTML, anchors=frozenset()), links=links)
+    crawl.page("missing", ends.PageOutcome(200, content_type=HTML))
 
 
 @pytest.fixture(scope="module", params=BACK_ENDS)

@@ -36,7 +36,7 @@ from politecrawl.report.sitemap_model import (
     SitemapListing,
 )
 from politecrawl.robots.outcome import RobotsOutcome
-from politecrawl.store import LinkOut, PageOutcome, RobotsOutcomeStore, open_database
+from politecrawl.store import LinkOut, RobotsOutcomeStore, ends, open_database
 from politecrawl.store.reading import url_history
 from politecrawl.store.schema import (
     links_table,
@@ -113,10 +113,10 @@ def build_crawl(database) -> None:
     store.put(A, RobotsOutcome("parsed", 200, ROBOTS_A, "200: parsed", week, None, 0), now=T0)
     store.put(C, RobotsOutcome("allow_all", 404, None, "404: no robots.txt", week, None, 0), now=T0)
 
-    html = PageOutcome(200, content_type=HTML, elapsed_seconds=0.1)
+    html = ends.PageOutcome(200, content_type=HTML, elapsed_seconds=0.1)
     crawl.page("", html, links=[LinkOut(f"{A}/{path}") for path in LINKED])
     crawl.page("about", html, links=[LinkOut(f"{A}/")])
-    crawl.page("gone", PageOutcome(404, content_type=HTML))
+    crawl.page("gone", ends.PageOutcome(404, content_type=HTML))
     crawl.redirect("old", 301, "new")
     for path in (
         "new",
@@ -129,24 +129,28 @@ def build_crawl(database) -> None:
         "revalidated",
     ):
         crawl.page(path, html)
-    crawl.page("hidden", PageOutcome(200, content_type=HTML, noindex=True, nofollow=False))
-    crawl.page("unlisted-noindex", PageOutcome(200, content_type=HTML, noindex=True))
-    crawl.page("doc.pdf", PageOutcome(200, content_type="application/pdf"))
+    crawl.page("hidden", ends.PageOutcome(200, content_type=HTML, noindex=True, nofollow=False))
+    crawl.page("unlisted-noindex", ends.PageOutcome(200, content_type=HTML, noindex=True))
+    crawl.page("doc.pdf", ends.PageOutcome(200, content_type="application/pdf"))
     crawl.exclude(f"{A}/private/x", "excluded", "robots", LINE_2)
     crawl.exclude(f"{A}/trap/a/a/a/a/", "out_of_scope", "trap", {"rule": TRAP_RULE})
     lease, now = crawl.take(f"{C}/")
-    assert crawl.frontier.complete(lease, html, now=now, next_fetch_at=now)
+    assert crawl.frontier.record(ends.Completed(lease, html, now), now=now).recorded
 
     # The sitemaps, fetched like any URL.
-    xml = PageOutcome(200, content_type="application/xml", elapsed_seconds=5.0)
+    xml = ends.PageOutcome(200, content_type="application/xml", elapsed_seconds=5.0)
     for path in ("sitemap.xml", "sitemap_index.xml", "sitemap-big.xml", "sitemap-broken.xml"):
         crawl.page(path, xml)
-    crawl.page("sitemap-missing.xml", PageOutcome(404, content_type=HTML))
+    crawl.page("sitemap-missing.xml", ends.PageOutcome(404, content_type=HTML))
     lease, now = crawl.take(f"{A}/sitemap-news.xml")
-    assert crawl.frontier.fail(lease, "HTTP 503", status=503, now=now, next_fetch_at=now)
+    assert crawl.frontier.record(
+        ends.Failed(lease, "HTTP 503", at=now, status=503, next_fetch_at=now), now=now
+    ).recorded
     crawl.exclude(f"{A}/private/sitemap.xml", "excluded", "robots", LINE_2)
     lease, now = crawl.take(f"{C}/sitemap.xml")
-    assert crawl.frontier.complete(lease, PageOutcome(404), now=now, next_fetch_at=now)
+    assert crawl.frontier.record(
+        ends.Completed(lease, ends.PageOutcome(404), now), now=now
+    ).recorded
 
     # What the crawl writes when it reads them (S1, S2, S3).
     with database.engine.begin() as connection:

@@ -9,9 +9,9 @@ from datetime import datetime, timedelta
 import pytest
 
 from politecrawl.clock import SystemClock, wait_for_event
-from politecrawl.crawl.visit_result import VisitResult
+from politecrawl.crawl.visit_result import Ended, VisitResult
 from politecrawl.crawl.workers import CLAIM_AHEAD_SECONDS, RunLimits, Workers
-from politecrawl.store import Lease, Wait
+from politecrawl.store import Lease, Recorded, Wait, ends
 from politecrawl.testing import FakeClock
 
 
@@ -107,6 +107,10 @@ class _OneLeaseFrontier:
         self.asked_ahead: list[float] = []
         self.lease: Lease | None = None
 
+    def record(self, end, *, now, claim_for=None, ahead_seconds=0.0, keep_to=None) -> Recorded:  # type: ignore[no-untyped-def]
+        """The end is dropped; the next claim is this frontier's."""
+        return Recorded(True, self.claim(claim_for, now=now, ahead_seconds=ahead_seconds))
+
     def claim(self, worker: str, *, now, ahead_seconds: float = 0.0, keep_to=None) -> Lease | Wait:  # type: ignore[no-untyped-def]
         self.asked_ahead.append(ahead_seconds)
         if self.lease is not None:
@@ -134,7 +138,7 @@ class _RecordingVisitor:
 
     def visit(self, lease: Lease) -> VisitResult:
         self.visited_at.append(self.clock.now())
-        return VisitResult()
+        return Ended(ends.Kept(lease, reason="test"))
 
 
 def test_p2_a_worker_claims_ahead_and_visits_no_sooner_than_its_lease_starts():

@@ -15,11 +15,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from politecrawl.crawl.response_reading import host_pace_record
-from politecrawl.crawl.visit_result import VisitResult
+from politecrawl.crawl.visit_result import CheckVisit, Ended, PageVisit, VisitResult
 from politecrawl.fetch import HostNotFoundError
 from politecrawl.politeness import Failure, failure_of_status, pace_after, url_retry_at
 from politecrawl.results import Page
-from politecrawl.store import CHECK, Frontier, Lease
+from politecrawl.store import CHECK, Lease, ends
 
 if TYPE_CHECKING:
     from datetime import datetime
@@ -151,11 +151,11 @@ class Failures:
                 attempts_before=lease.attempts,
                 retry_after_seconds=retry_after,
             )
-        end = Frontier.failed(
+        end = ends.Failed(
             lease,
             error,
             status=status,
-            now=finished,
+            at=finished,
             next_fetch_at=pace.next_start,
             retry_at=retry_at,
             host_pace=host_pace_record(pace, response_seconds, robots_delay),
@@ -163,9 +163,9 @@ class Failures:
             check_method=check_method,
         )
         if retry_at is not None:
-            return VisitResult(end=end)
+            return Ended(end)
         if kind == CHECK:
-            return VisitResult(checked=True, check_broken=True, end=end)
+            return CheckVisit(end, broken=True)
         page = Page(
             url=lease.url,
             status=status,
@@ -178,4 +178,4 @@ class Failures:
             error=error,
             index=False,
         )
-        return VisitResult(page=page, end=end)
+        return PageVisit(end, page)

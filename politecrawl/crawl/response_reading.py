@@ -27,7 +27,7 @@ from politecrawl.sitemaps import (
     parse_sitemap,
     read_listing,
 )
-from politecrawl.store import FoundLink, HostPaceRecord, Lease, PageOutcome
+from politecrawl.store import FoundLink, HostPaceRecord, Lease, ends
 
 if TYPE_CHECKING:
     from datetime import datetime
@@ -42,7 +42,7 @@ class PageReading:
     """A page as read: what consumers get, and what the frontier records and queues."""
 
     page: Page
-    outcome: PageOutcome
+    outcome: ends.PageOutcome
     links: tuple[FoundLink, ...]
     follow: bool
     """Its links may be followed (META robots, X-Robots-Tag: T1-T5)."""
@@ -71,9 +71,9 @@ def outcome_of(
     anchors: frozenset[str] | None = None,
     check_method: str | None = None,
     kind: str | None = None,
-) -> PageOutcome:
+) -> ends.PageOutcome:
     """What the frontier records of a response."""
-    return PageOutcome(
+    return ends.PageOutcome(
         status=result.status,
         final_url=result.location,
         content_type=result.content_type,

@@ -18,13 +18,13 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from politecrawl.crawl.visit_result import VisitResult
+from politecrawl.crawl.visit_result import CheckVisit, Ended, RobotsVisit
 from politecrawl.fetch import host_not_found_in
 from politecrawl.politeness import pace_after
 from politecrawl.results import Excluded
 from politecrawl.scope import Scope, check_scope
 from politecrawl.sitemaps import SitemapSeed, robots_sitemaps
-from politecrawl.store import CHECK, Frontier, Lease, OriginDeferral
+from politecrawl.store import CHECK, Frontier, Lease, ends
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -59,7 +59,7 @@ class RobotsVisits:
         self.sitemaps = sitemaps
         self.semantics = semantics
 
-    def fetch(self, lease: Lease, *, of_site: bool) -> VisitResult:
+    def fetch(self, lease: Lease, *, of_site: bool) -> RobotsVisit | CheckVisit:
         """robots.txt of the lease's origin, in the lease's slot; ``of_site``: the origin is in
         the crawl's scope, so its sitemaps are read too (S1), unlike a checked link's."""
         fetched = self.gate.fetch_robots(lease.origin)
@@ -79,23 +79,23 @@ class RobotsVisits:
         if outcome.kind == "deferred":
             detail = {"robots": outcome.reason}
             until = outcome.retry_at
-            end = Frontier.deferred(
+            end: ends.LeaseEnd = ends.Deferred(
                 lease,
                 until=until,
                 reason="robots-deferred",
                 detail=detail,
                 next_fetch_at=next_at,
-                origin_deferred=OriginDeferral(lease.origin, until, "robots-deferred", detail),
+                origin_deferred=ends.OriginDeferral(lease.origin, until, "robots-deferred", detail),
             )
         else:
             # The robots.txt request used this slot; the URL waits for the host's next one.
             sitemaps = self._sitemaps_of(lease.origin, outcome) if of_site else []
-            end = Frontier.released(lease, next_fetch_at=next_at, sitemaps=sitemaps)
-        return VisitResult(robots_fetched=True, end=end)
+            end = ends.Released(lease, next_fetch_at=next_at, sitemaps=tuple(sitemaps))
+        return RobotsVisit(end)
 
     def host_not_found(
         self, lease: Lease, robots_reason: str, *, next_fetch_at: datetime | None = None
-    ) -> VisitResult | None:
+    ) -> CheckVisit | None:
         """L1: the check ``lease`` broken at once, when its origin's robots.txt outcome
         (``robots_reason``) says that its host name does not resolve; else None. The lease's
         origin is not the site's (a crawled origin's robots.txt is deferred, O6).
@@ -104,14 +104,14 @@ class RobotsVisits:
         error = host_not_found_in(robots_reason, lease.origin + "/robots.txt")
         if error is None:
             return None
-        end = Frontier.failed(
+        end = ends.Failed(
             lease,
             error,
-            now=self.clock.now(),
+            at=self.clock.now(),
             next_fetch_at=lease.claimed_at if next_fetch_at is None else next_fetch_at,
             kind=CHECK,
         )
-        return VisitResult(checked=True, check_broken=True, end=end)
+        return CheckVisit(end, broken=True)
 
     def queue_missed_sitemaps(self, origins: Iterable[str]) -> int:
         """S1 for origins whose robots.txt was read without their sitemaps being queued (the
@@ -142,9 +142,7 @@ class RobotsVisits:
             limit=self.sitemaps.max_sitemaps_per_origin,
         )
 
-    def exclude(
-        self, lease: Lease, gate: GateVerdict, *, becomes: str | None = None
-    ) -> VisitResult:
+    def exclude(self, lease: Lease, gate: GateVerdict, *, becomes: str | None = None) -> Ended:
         """robots.txt forbids the lease's URL: excluded, with the deciding line, the semantics
         and (strict, M7) which reading forbade it; ``becomes``: the URL's new kind (L1)."""
         detail: dict[str, object] = {
@@ -160,9 +158,7 @@ class RobotsVisits:
                 detail["text"] = gate.verdict.rule.line
         if gate.status is not None:
             detail["robots_status"] = gate.status
-        return VisitResult(
-            excluded=Excluded(lease.url, "excluded", "robots", detail),
-            end=Frontier.excluded(
-                lease, state="excluded", reason="robots", detail=detail, kind=becomes
-            ),
+        return Ended(
+            ends.Excluded(lease, state="excluded", reason="robots", detail=detail, kind=becomes),
+            Excluded(lease.url, "excluded", "robots", detail),
         )

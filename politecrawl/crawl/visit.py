@@ -7,9 +7,10 @@ paced like any URL, C4) -> parse once -> META robots and X-Robots-Tag (T1-T4) ->
 the page may be followed (T5, T6) -> the host's pace (P2, P3: ``politeness.pace_after`` decides
 it from the host's stored error streak; a failing page gets its own retry time,
 ``politeness.url_retry_at``). A visit writes nothing itself: it returns what the frontier
-records, a ``Completion`` for a response or a ``LeaseEnd`` for a lease that ends without one
-(excluded, deferred, failed, released), and the worker records it together with its next claim:
-one transaction a lease, one owner of the writes.
+records, the lease's end (``politecrawl.store.ends``: completed for a response; excluded,
+deferred, failed, released or kept without one) inside a ``VisitResult`` (a page, a check, a
+sitemap, robots.txt first, or the end alone), and the worker records the end together with its
+next claim: one transaction a lease, one owner of the writes.
 
 A URL is read as what it is (``response_reading`` turns a response into what is recorded): a
 page is parsed; a sitemap (S1, S2) is read for the URLs it lists, and an origin's sitemaps are
@@ -34,7 +35,14 @@ from politecrawl.crawl.response_reading import (
     redirect_of,
 )
 from politecrawl.crawl.robots_visit import RobotsVisits
-from politecrawl.crawl.visit_result import VisitResult
+from politecrawl.crawl.visit_result import (
+    SITEMAP_UNCHANGED,
+    CheckVisit,
+    Ended,
+    PageVisit,
+    SitemapVisit,
+    VisitResult,
+)
 from politecrawl.errors import FetchError
 from politecrawl.politeness import (
     HostPace,
@@ -46,15 +54,7 @@ from politecrawl.sitemaps import (
     SitemapLimits,
     SitemapSeed,
 )
-from politecrawl.store import (
-    CHECK,
-    PAGE,
-    SITEMAP,
-    Completion,
-    Frontier,
-    Lease,
-    PageOutcome,
-)
+from politecrawl.store import CHECK, PAGE, SITEMAP, Frontier, Lease, ends
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -147,11 +147,9 @@ class Visitor:
             if not self._checkable(lease, verdict):
                 reason = verdict.reason or "scope"
                 detail: dict[str, object] = {"rule": verdict.rule}
-                return VisitResult(
-                    excluded=Excluded(lease.url, "out_of_scope", reason, detail),
-                    end=Frontier.excluded(
-                        lease, state="out_of_scope", reason=reason, detail=detail
-                    ),
+                return Ended(
+                    ends.Excluded(lease, state="out_of_scope", reason=reason, detail=detail),
+                    Excluded(lease.url, "out_of_scope", reason, detail),
                 )
             if lease.kind != CHECK:
                 becomes = CHECK
@@ -177,7 +175,7 @@ class Visitor:
             )
         if is_check:
             if self._checked_lately(lease, now):
-                return VisitResult(end=Frontier.kept(lease, reason="check-fresh"))
+                return Ended(ends.Kept(lease, reason="check-fresh"))
             return self._check(lease, robots_delay, becomes)
         # A retry's first attempt took its place in the host's budget; the retry may come after
         # the host's fresh pages (P3), when they may have used the rest.
@@ -189,14 +187,12 @@ class Visitor:
             detail = {
                 "rule": f"more than {self.config.scope.max_pages_per_host} pages on this host"
             }
-            return VisitResult(
-                excluded=Excluded(lease.url, "out_of_scope", "scope", detail),
-                end=Frontier.excluded(lease, state="out_of_scope", reason="scope", detail=detail),
+            return Ended(
+                ends.Excluded(lease, state="out_of_scope", reason="scope", detail=detail),
+                Excluded(lease.url, "out_of_scope", "scope", detail),
             )
         if self._unchanged_per_sitemap(lease):
-            return VisitResult(
-                sitemap_skipped=True, end=Frontier.kept(lease, reason="sitemap-unchanged")
-            )
+            return Ended(ends.Kept(lease, reason=SITEMAP_UNCHANGED))
         return self._fetch_page(lease, robots_delay, becomes)
 
     def queue_missed_sitemaps(self, origins: Iterable[str]) -> int:
@@ -240,10 +236,10 @@ class Visitor:
 
     def _defer(
         self, lease: Lease, until: datetime | None, reason: str, detail: dict[str, object]
-    ) -> VisitResult:
-        return VisitResult(
-            excluded=Excluded(lease.url, "deferred", reason, detail),
-            end=Frontier.deferred(lease, until=until, reason=reason, detail=detail),
+    ) -> Ended:
+        return Ended(
+            ends.Deferred(lease, until=until, reason=reason, detail=detail),
+            Excluded(lease.url, "deferred", reason, detail),
         )
 
     # --- pages ------------------------------------------------------------------------------
@@ -315,7 +311,7 @@ class Visitor:
             follow_links=reading.follow,
             redirect_to=reading.redirect_to,
         )
-        return VisitResult(page=reading.page, completion=completion)
+        return PageVisit(completion, reading.page)
 
     def _completion(
         self,
@@ -323,12 +319,12 @@ class Visitor:
         result: FetchResult,
         pace: HostPace,
         robots_delay: float,
-        outcome: PageOutcome,
+        outcome: ends.PageOutcome,
         **recorded: Any,
-    ) -> Completion:
+    ) -> ends.Completed:
         """Everything the frontier records of a response in one transaction: its outcome, the
         host's next start and pace (P2, P3), and ``recorded`` (links, redirect, listing)."""
-        return Completion(
+        return ends.Completed(
             lease=lease,
             outcome=outcome,
             next_fetch_at=pace.next_start,
@@ -374,11 +370,11 @@ class Visitor:
             lease, result, pace, robots_delay, outcome, redirect_to=redirect_to
         )
         broken = too_many is not None or result.status >= 400
-        return VisitResult(completion=completion, checked=True, check_broken=broken)
+        return CheckVisit(completion, broken)
 
     def _sitemap(
         self, lease: Lease, result: FetchResult, pace: HostPace, robots_delay: float
-    ) -> VisitResult:
+    ) -> SitemapVisit:
         """S2: a sitemap is read, not parsed as a page: what it lists is queued with it (a
         listing, not links), and nothing of it is a page for consumers or counters."""
         seed = self.frontier.sitemap_of(lease) or SitemapSeed(lease.url, "robots", lease.origin)
@@ -395,7 +391,7 @@ class Visitor:
             sitemap=read_sitemap(result, seed, self.config, self.sitemap_limits),
             redirect_sitemap=seed if redirect_to is not None else None,
         )
-        return VisitResult(completion=completion)
+        return SitemapVisit(completion)
 
     def _archive_decision(self, lease: Lease, record_id: str, reading: PageReading) -> None:
         """A WARC ``metadata`` record beside the page's response: what the crawl made of it."""

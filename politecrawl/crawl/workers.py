@@ -28,9 +28,17 @@ from datetime import timedelta
 from typing import TYPE_CHECKING
 
 from politecrawl.clock import wait_for_event
+from politecrawl.crawl.visit_result import (
+    SITEMAP_UNCHANGED,
+    CheckVisit,
+    Ended,
+    PageVisit,
+    RobotsVisit,
+    SitemapVisit,
+)
 from politecrawl.errors import ArchiveError, StoreError
 from politecrawl.results import CrawlSummary, Excluded, Page
-from politecrawl.store import Frontier, Lease, Wait, is_database_error, worker_id
+from politecrawl.store import Frontier, Lease, Wait, ends, is_database_error, worker_id
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
@@ -219,7 +227,7 @@ class Workers:
             self._events.put(_DONE)
 
     def _release(self, lease: Lease) -> None:
-        self.frontier.release(lease, now=self.clock.now(), next_fetch_at=lease.claimed_at)
+        self.frontier.record(ends.Released(lease, lease.claimed_at), now=self.clock.now())
 
     def _give_back(self, lease: Lease, error: Exception) -> None:
         """Settle the lease of a failed worker, if the database still answers; otherwise it
@@ -234,44 +242,53 @@ class Workers:
             now = self.clock.now()
             delay = max(self.delay_seconds, self.visitor.gate.robots_delay(lease.origin))
             next_fetch_at = now + timedelta(seconds=delay)
+            end: ends.LeaseEnd
             if is_database_error(error) or isinstance(error, ArchiveError):
-                self.frontier.release(lease, now=now, next_fetch_at=next_fetch_at)
+                end = ends.Released(lease, next_fetch_at)
             else:
                 message = f"internal error: {type(error).__name__}: {error}"
-                self.frontier.fail(lease, message, now=now, next_fetch_at=next_fetch_at)
+                end = ends.Failed(lease, message, at=now, next_fetch_at=next_fetch_at)
+            self.frontier.record(end, now=now)
 
     def _visit(self, lease: Lease, me: str, keep_to: frozenset[str] | None) -> Lease | Wait:
         # A lease claimed ahead of its host's next start (CLAIM_AHEAD_SECONDS) starts then (P2).
         self.clock.sleep((lease.claimed_at - self.clock.now()).total_seconds())
-        result: VisitResult = self.visitor.visit(lease)
+        result = self.visitor.visit(lease)
         self._count(result)
         # What the visit found is recorded with this worker's next claim: one commit a lease.
-        record = result.completion or result.end
-        now, ahead = self.clock.now, CLAIM_AHEAD_SECONDS
-        if record is None:
-            claimed = self.frontier.claim(me, now=now, ahead_seconds=ahead, keep_to=keep_to)
-        else:
-            _, claimed = self.frontier.complete_and_claim(
-                record, worker=me, now=now, ahead_seconds=ahead, keep_to=keep_to
-            )
-        if result.excluded is not None:
+        following = self.frontier.record(
+            result.end,
+            now=self.clock.now,
+            claim_for=me,
+            ahead_seconds=CLAIM_AHEAD_SECONDS,
+            keep_to=keep_to,
+        ).following
+        assert following is not None  # a claim was asked for
+        if isinstance(result, Ended) and result.excluded is not None:
             self._events.put(result.excluded)
-        if result.page is not None:
+        elif isinstance(result, PageVisit):
             self._events.put(result.page)
-        return claimed
+        return following
 
     def _count(self, result: VisitResult) -> None:
         """The counters the pages handed out do not tell (they are counted as they are read)."""
         summary = self.summary
-        completion = result.completion
+        end = result.end
+        check = result if isinstance(result, CheckVisit) else None
         with self._lock:
-            summary.robots_fetches += int(result.robots_fetched)
-            summary.sitemap_skips += int(result.sitemap_skipped)
+            summary.robots_fetches += int(
+                isinstance(result, RobotsVisit) or (check is not None and check.robots_fetched)
+            )
+            summary.sitemap_skips += int(
+                isinstance(end, ends.Kept) and end.reason == SITEMAP_UNCHANGED
+            )
             # A sitemap read: one that answered 2xx (a 404 guess of /sitemap.xml was not, S1).
-            summary.sitemaps += int(completion is not None and completion.sitemap is not None)
-            summary.checks += int(result.checked)
-            summary.broken_checks += int(result.checked and result.check_broken)
-            summary.pages += int(result.page is not None)
+            summary.sitemaps += int(
+                isinstance(result, SitemapVisit) and result.end.sitemap is not None
+            )
+            summary.checks += int(check is not None)
+            summary.broken_checks += int(check is not None and check.broken)
+            summary.pages += int(isinstance(result, PageVisit))
 
     def _wait(self, wait: Wait) -> bool:
         """Sleep until ``wait.until`` on the crawl's clock (in steps of at most a quarter of a

@@ -5,7 +5,8 @@ import-linter contract in ``pyproject.toml`` checks every submodule, present and
 
 - this one, for the crawl that writes: ``open_database`` opens (creating or upgrading) a SQLite
   file or a PostgreSQL database; ``Frontier`` schedules, leases and records URLs on it, with the
-  values it takes and gives; ``RobotsOutcomeStore`` keeps each origin's robots.txt outcome;
+  values it takes and gives (``ends``: the six ways a lease ends, which ``Frontier.record``
+  takes); ``RobotsOutcomeStore`` keeps each origin's robots.txt outcome;
   ``start_run``/``finish_run``/``last_config`` record crawl runs; ``server_advice`` says what to
   tell the user about the database server;
 - ``politecrawl.store.reading``, for the reports: the read-only questions (``broken_urls``,
@@ -26,18 +27,15 @@ from politecrawl.store.database import (
     schema_head,
     upgrade_database,
 )
-from politecrawl.store.frontier import Frontier
+from politecrawl.store.frontier import Frontier, ends
 from politecrawl.store.frontier.values import (
     AddResult,
-    Completion,
     FoundLink,
     FrontierStats,
     HostPaceRecord,
     Lease,
-    LeaseEnd,
     LinkOut,
-    OriginDeferral,
-    PageOutcome,
+    Recorded,
     Wait,
     worker_id,
 )
@@ -55,7 +53,6 @@ __all__ = [
     "PAGE",
     "SITEMAP",
     "AddResult",
-    "Completion",
     "Database",
     "DatabaseSettings",
     "FoundLink",
@@ -63,13 +60,12 @@ __all__ = [
     "FrontierStats",
     "HostPaceRecord",
     "Lease",
-    "LeaseEnd",
     "LinkOut",
-    "OriginDeferral",
-    "PageOutcome",
+    "Recorded",
     "RobotsOutcomeStore",
     "Wait",
     "drop_link_target_index",
+    "ends",
     "ensure_link_target_index",
     "finish_run",
     "is_database_error",

@@ -3,7 +3,7 @@
 Usage: hammer_worker.py DATABASE LOG [--threads N] [--delay S] [--work S] [--together]
                         [--ahead S]
 
-``--together``: each thread records a page with its next claim (``complete_and_claim``, as the
+``--together``: each thread records a page with its next claim (``Frontier.record`` with ``claim_for``, as the
 crawl does), so that on SQLite the pages of several threads share a transaction (group commit).
 ``--ahead``: with ``--together``, claims may take a host due that many seconds later, and the
 thread waits for its lease's start before its "request", as the crawl's workers do.
@@ -21,15 +21,7 @@ import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from politecrawl.store import (
-    Completion,
-    Frontier,
-    Lease,
-    PageOutcome,
-    Wait,
-    open_database,
-    worker_id,
-)
+from politecrawl.store import Frontier, Lease, Wait, ends, open_database, worker_id
 
 
 def main() -> None:
@@ -68,9 +60,10 @@ def main() -> None:
             write("start", lease, now)
             time.sleep(args.work)  # the "request"
             end = datetime.now(UTC)
-            if frontier.complete(
-                lease, PageOutcome(200), now=end, next_fetch_at=end + timedelta(seconds=args.delay)
-            ):
+            if frontier.record(
+                ends.Completed(lease, ends.PageOutcome(200), end + timedelta(seconds=args.delay)),
+                now=end,
+            ).recorded:
                 write("done", lease, end)
 
     def work_together(name: str) -> None:
@@ -94,12 +87,11 @@ def main() -> None:
                 write("start", lease, lease.claimed_at)
             time.sleep(args.work)  # the "request"
             end = datetime.now(UTC)
-            completion = Completion(
-                lease, PageOutcome(200), next_fetch_at=end + timedelta(seconds=args.delay)
+            completion = ends.Completed(
+                lease, ends.PageOutcome(200), next_fetch_at=end + timedelta(seconds=args.delay)
             )
-            recorded, claimed = frontier.complete_and_claim(
-                completion, worker=me, now=end, ahead_seconds=ahead
-            )
+            ended = frontier.record(completion, now=end, claim_for=me, ahead_seconds=ahead)
+            recorded, claimed = ended.recorded, ended.following
             if recorded:
                 write("done", lease, end)
 

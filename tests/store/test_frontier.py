@@ -14,16 +14,7 @@ from sqlalchemy import text
 
 from politecrawl.html import parse_html
 from politecrawl.links import extract_links
-from politecrawl.store import (
-    Completion,
-    Frontier,
-    HostPaceRecord,
-    Lease,
-    LinkOut,
-    PageOutcome,
-    Wait,
-    open_database,
-)
+from politecrawl.store import Frontier, HostPaceRecord, Lease, LinkOut, Wait, ends, open_database
 from politecrawl.testing import FakeClock
 
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
@@ -45,9 +36,9 @@ def claim(frontier: Frontier, seconds: float, worker: str = "w1") -> Lease:
 
 
 def done(frontier: Frontier, lease: Lease, seconds: float, **kwargs) -> None:
-    assert frontier.complete(
-        lease, PageOutcome(200), now=at(seconds), next_fetch_at=at(seconds + 1), **kwargs
-    )
+    assert frontier.record(
+        ends.Completed(lease, ends.PageOutcome(200), at(seconds + 1), **kwargs), now=at(seconds)
+    ).recorded
 
 
 def test_c2_add_canonicalises_and_deduplicates(frontier):
@@ -88,7 +79,7 @@ def test_p1_one_request_in_flight_per_host(frontier):
 def test_p2_next_request_waits_for_the_host_delay(frontier):
     frontier.add(["http://a.example/1", "http://a.example/2"], now=T0)
     lease = claim(frontier, 0)
-    frontier.complete(lease, PageOutcome(200), now=at(0.5), next_fetch_at=at(2.5))
+    frontier.record(ends.Completed(lease, ends.PageOutcome(200), at(2.5)), now=at(0.5))
     waiting = frontier.claim("w1", now=at(2.0))
     assert waiting == Wait(at(2.5), "politeness delay")
     assert claim(frontier, 2.5).url == "http://a.example/2"
@@ -112,7 +103,7 @@ def test_p2_a_claim_ahead_takes_a_host_due_a_moment_later_and_its_lease_starts_t
     # there, not from the claim.
     frontier.add(["http://a.example/1", "http://a.example/2", "http://a.example/3"], now=T0)
     lease = claim(frontier, 0)
-    frontier.complete(lease, PageOutcome(200), now=at(0.5), next_fetch_at=at(1.5))
+    frontier.record(ends.Completed(lease, ends.PageOutcome(200), at(1.5)), now=at(0.5))
     ahead = frontier.claim("w1", now=at(1.497), ahead_seconds=0.005)
     assert isinstance(ahead, Lease)
     assert ahead.claimed_at == at(1.5)
@@ -121,7 +112,7 @@ def test_p2_a_claim_ahead_takes_a_host_due_a_moment_later_and_its_lease_starts_t
         next_start = connection.execute(text("SELECT next_fetch_at FROM hosts")).scalar_one()
     assert next_start == pytest.approx(at(2.5).timestamp())
     # A lease given back unused returns the host's slot as it was due: at 1.5 s, not 1.497 s.
-    frontier.release(ahead, now=at(1.498), next_fetch_at=ahead.claimed_at)
+    frontier.record(ends.Released(ahead, next_fetch_at=ahead.claimed_at), now=at(1.498))
     assert frontier.claim("w2", now=at(1.499)) == Wait(at(1.5), "politeness delay")
 
 
@@ -131,10 +122,10 @@ def test_p2_a_claim_ahead_is_refused_when_it_could_outlast_its_lease(frontier, a
     with pytest.raises(ValueError, match="ahead_seconds"):
         frontier.claim("w1", now=at(0), ahead_seconds=ahead)
     with pytest.raises(ValueError, match="ahead_seconds"):
-        frontier.complete_and_claim(
-            Frontier.released(claim(frontier, 0), next_fetch_at=at(0)),
-            worker="w1",
+        frontier.record(
+            ends.Released(claim(frontier, 0), next_fetch_at=at(0)),
             now=at(0),
+            claim_for="w1",
             ahead_seconds=ahead,
         )
 
@@ -142,7 +133,7 @@ def test_p2_a_claim_ahead_is_refused_when_it_could_outlast_its_lease(frontier, a
 def test_p2_a_claim_ahead_never_takes_a_host_due_later_than_that(frontier):
     frontier.add(["http://a.example/1", "http://a.example/2"], now=T0)
     lease = claim(frontier, 0)
-    frontier.complete(lease, PageOutcome(200), now=at(0.5), next_fetch_at=at(1.5))
+    frontier.record(ends.Completed(lease, ends.PageOutcome(200), at(1.5)), now=at(0.5))
     assert frontier.claim("w1", now=at(1.49), ahead_seconds=0.005) == Wait(
         at(1.5), "politeness delay"
     )
@@ -166,15 +157,13 @@ def _slow_and_fast_finished(frontier: Frontier, *, slow_at: float, fast_at: floa
     frontier.add(["http://fast.example/1", "http://fast.example/2"], now=T0)
     first, second = claim(frontier, 0), claim(frontier, 0, "w2")
     slow, fast = sorted((first, second), key=lambda lease: lease.host != "slow.example")
-    frontier.complete(
-        slow,
-        PageOutcome(200),
+    frontier.record(
+        ends.Completed(slow, ends.PageOutcome(200), at(slow_at + 2.0), host_delay_seconds=2.0),
         now=at(slow_at),
-        next_fetch_at=at(slow_at + 2.0),
-        host_delay_seconds=2.0,
     )
-    frontier.complete(
-        fast, PageOutcome(200), now=at(fast_at), next_fetch_at=at(fast_at), host_delay_seconds=0.0
+    frontier.record(
+        ends.Completed(fast, ends.PageOutcome(200), at(fast_at), host_delay_seconds=0.0),
+        now=at(fast_at),
     )
 
 
@@ -207,8 +196,8 @@ def test_p2_hosts_with_the_same_delay_take_their_turns(frontier):
     frontier.add(["http://a.example/1", "http://a.example/2"], now=T0)
     first, second = claim(frontier, 0), claim(frontier, 0, "w2")
     a, b = sorted((first, second), key=lambda lease: lease.host != "a.example")
-    frontier.complete(b, PageOutcome(200), now=at(0.503), next_fetch_at=at(1.503))
-    frontier.complete(a, PageOutcome(200), now=at(0.4), next_fetch_at=at(1.4))
+    frontier.record(ends.Completed(b, ends.PageOutcome(200), at(1.503)), now=at(0.503))
+    frontier.record(ends.Completed(a, ends.PageOutcome(200), at(1.4)), now=at(0.4))
     on_time = frontier.claim("w1", now=at(1.5), ahead_seconds=0.005)
     assert isinstance(on_time, Lease)
     assert (on_time.host, on_time.claimed_at) == ("a.example", at(1.5))
@@ -218,7 +207,7 @@ def test_p2_hosts_with_the_same_delay_take_their_turns(frontier):
     assert (ahead.host, ahead.claimed_at) == ("b.example", at(1.503))
 
 
-@pytest.mark.parametrize("call", ["claim", "complete_and_claim"])
+@pytest.mark.parametrize("call", ["claim", "record"])
 def test_p2_a_claim_that_waited_for_the_write_lock_sees_the_hosts_due_by_then(tmp_path, call):
     # On SQLite one transaction writes at a time; a claim asked at 0.5 s waits for another
     # worker's transaction until 1.5 s. a.example came due at 1 s meanwhile. Told the time as
@@ -253,8 +242,9 @@ def test_p2_a_claim_that_waited_for_the_write_lock_sees_the_hosts_due_by_then(tm
     if call == "claim":
         claimed = frontier.claim("w1", now=now)
     else:
-        ending = Completion(other, PageOutcome(200), next_fetch_at=at(1.5))
-        recorded, claimed = frontier.complete_and_claim(ending, worker="w2", now=now)
+        ending = ends.Completed(other, ends.PageOutcome(200), next_fetch_at=at(1.5))
+        ended = frontier.record(ending, now=now, claim_for="w2")
+        recorded, claimed = ended.recorded, ended.following
         assert recorded
     holder.join()
     assert isinstance(claimed, Lease), claimed
@@ -282,13 +272,17 @@ def test_complete_records_the_page_and_queues_followable_links(frontier, databas
         LinkOut("http://b.example/"),
         LinkOut("javascript:void(0)"),
     ]
-    assert frontier.complete(
-        lease,
-        PageOutcome(200, content_type="text/html", etag='"v1"', noindex=True, size_bytes=10),
+    assert frontier.record(
+        ends.Completed(
+            lease,
+            ends.PageOutcome(
+                200, content_type="text/html", etag='"v1"', noindex=True, size_bytes=10
+            ),
+            at(1.2),
+            links=links,
+        ),
         now=at(0.2),
-        next_fetch_at=at(1.2),
-        links=links,
-    )
+    ).recorded
     with database.engine.connect() as connection:
         rows = connection.execute(
             text("SELECT url, depth, state, discovered_from FROM urls ORDER BY id")
@@ -328,7 +322,9 @@ def test_l1_l4_the_crawlers_own_links_are_recorded_as_found(frontier, database):
     parsed = parse_html(body, content_type="text/html", details=True)
     assert parsed is not None
     found = extract_links(parsed, lease.url)
-    assert frontier.complete(lease, PageOutcome(200), now=at(0), next_fetch_at=at(1), links=found)
+    assert frontier.record(
+        ends.Completed(lease, ends.PageOutcome(200), at(1), links=found), now=at(0)
+    ).recorded
     with database.engine.connect() as connection:
         link_rows = connection.execute(
             text(
@@ -349,13 +345,15 @@ def test_l1_l4_the_crawlers_own_links_are_recorded_as_found(frontier, database):
 def test_t5_nofollow_page_links_are_recorded_not_queued(frontier, database):
     frontier.add(["http://a.example/", "http://a.example/known"], now=T0)
     lease = claim(frontier, 0)
-    frontier.complete(
-        lease,
-        PageOutcome(200, nofollow=True),
+    frontier.record(
+        ends.Completed(
+            lease,
+            ends.PageOutcome(200, nofollow=True),
+            at(1),
+            links=[LinkOut("http://a.example/known"), LinkOut("http://a.example/new")],
+            follow_links=False,
+        ),
         now=at(0),
-        next_fetch_at=at(1),
-        links=[LinkOut("http://a.example/known"), LinkOut("http://a.example/new")],
-        follow_links=False,
     )
     with database.engine.connect() as connection:
         urls = connection.execute(text("SELECT url FROM urls ORDER BY id")).scalars().all()
@@ -371,7 +369,9 @@ def test_c5_expired_lease_returns_and_the_late_worker_records_nothing(frontier):
     assert frontier.release_expired(now=at(61)) == 1
     fresh = claim(frontier, 62, worker="fast")
     assert fresh.url_id == stale.url_id
-    assert not frontier.complete(stale, PageOutcome(200), now=at(62), next_fetch_at=at(63))
+    assert not frontier.record(
+        ends.Completed(stale, ends.PageOutcome(200), at(63)), now=at(62)
+    ).recorded
     done(frontier, fresh, 62)
     assert frontier.stats(now=at(63)).by_state["done"] == 1
 
@@ -393,9 +393,10 @@ def test_c5_leases_of_a_dead_local_process_return_at_once(frontier):
 def test_o6_defer_and_wake(frontier):
     frontier.add(["http://a.example/"], now=T0)
     lease = claim(frontier, 0)
-    assert frontier.defer(
-        lease, until=at(30), reason="robots-unreachable", detail={"status": 503}, now=at(0)
-    )
+    assert frontier.record(
+        ends.Deferred(lease, until=at(30), reason="robots-unreachable", detail={"status": 503}),
+        now=at(0),
+    ).recorded
     assert frontier.claim("w1", now=at(10)) == Wait(at(30), "deferred work")
     assert frontier.wake_deferred(now=at(30)) == 1
     assert claim(frontier, 30).url_id == lease.url_id
@@ -404,13 +405,24 @@ def test_o6_defer_and_wake(frontier):
 def test_fail_with_retry_then_final(frontier, database):
     frontier.add(["http://a.example/"], now=T0)
     lease = claim(frontier, 0)
-    frontier.fail(
-        lease, "503 Service Unavailable", status=503, now=at(0), next_fetch_at=at(5), retry_at=at(5)
+    frontier.record(
+        ends.Failed(
+            lease,
+            "503 Service Unavailable",
+            at=at(0),
+            status=503,
+            next_fetch_at=at(5),
+            retry_at=at(5),
+        ),
+        now=at(0),
     )
     assert isinstance(frontier.claim("w1", now=at(4)), Wait)
     retry = claim(frontier, 6)
     assert (retry.url_id, retry.attempts) == (lease.url_id, 1)
-    frontier.fail(retry, "503 Service Unavailable", status=503, now=at(6), next_fetch_at=at(7))
+    frontier.record(
+        ends.Failed(retry, "503 Service Unavailable", at=at(6), status=503, next_fetch_at=at(7)),
+        now=at(6),
+    )
     with database.engine.connect() as connection:
         row = connection.execute(text("SELECT state, attempts, status, error FROM urls")).one()
     assert tuple(row) == ("failed", 2, 503, "503 Service Unavailable")
@@ -425,11 +437,11 @@ def fail_then_queue_deeper(frontier: Frontier) -> None:
     """A page of depth 1 fails (its retry due at 1 s), then two of depth 2 are queued."""
     frontier.add(["http://a.example/fails"], now=T0, depth=1)
     failing = claim(frontier, 0)
-    ending = frontier.failed(
-        failing, "HTTP 500", status=500, now=at(0), next_fetch_at=at(1), retry_at=at(1),
+    ending = ends.Failed(
+        failing, "HTTP 500", at=at(0), status=500, next_fetch_at=at(1), retry_at=at(1),
         host_pace=pace(1),
     )  # fmt: skip
-    assert frontier.end(ending, now=at(0))
+    assert frontier.record(ending, now=at(0)).recorded
     frontier.add(["http://a.example/deep", "http://a.example/deeper"], now=at(0), depth=2)
     frontier.wake_deferred(now=at(2))
 
@@ -461,7 +473,10 @@ def test_p3_after_a_success_a_due_retry_takes_its_turn_by_depth(frontier):
 def test_p3_a_retry_left_from_the_last_pass_is_a_fresh_url_in_the_next(frontier, database):
     frontier.add(["http://a.example/fails"], now=T0)
     failing = claim(frontier, 0)
-    frontier.fail(failing, "HTTP 503", status=503, now=at(0), next_fetch_at=at(1), retry_at=at(9))
+    frontier.record(
+        ends.Failed(failing, "HTTP 503", at=at(0), status=503, next_fetch_at=at(1), retry_at=at(9)),
+        now=at(0),
+    )
     frontier.start_pass(now=at(2))
     with database.engine.connect() as connection:
         row = connection.execute(text("SELECT state, priority, attempts FROM urls")).one()
@@ -477,18 +492,22 @@ def test_exclude_keeps_the_reason_as_data(frontier, database):
         "line": 3,
         "text": "Disallow: /private",
     }
-    frontier.exclude(lease, state="excluded", reason="robots", detail=detail, now=at(0))
+    frontier.record(
+        ends.Excluded(lease, state="excluded", reason="robots", detail=detail), now=at(0)
+    )
     with database.engine.connect() as connection:
         row = connection.execute(text("SELECT state, reason, reason_detail FROM urls")).one()
     assert (row.state, row.reason, json.loads(row.reason_detail)) == ("excluded", "robots", detail)
     with pytest.raises(ValueError, match="not a final state"):
-        frontier.exclude(lease, state="queued", reason="x", now=at(0))
+        frontier.record(ends.Excluded(lease, state="queued", reason="x"), now=at(0))
 
 
 def test_release_returns_the_url_without_counting_an_attempt(frontier):
     frontier.add(["http://a.example/"], now=T0)
     lease = claim(frontier, 0)
-    frontier.release(lease, now=at(0.3), next_fetch_at=at(1.3))  # robots.txt was fetched first
+    frontier.record(
+        ends.Released(lease, next_fetch_at=at(1.3)), now=at(0.3)
+    )  # robots.txt was fetched first
     assert isinstance(frontier.claim("w1", now=at(1)), Wait)
     again = claim(frontier, 1.3)
     assert (again.url_id, again.attempts) == (lease.url_id, 0)
@@ -529,7 +548,7 @@ def test_p2_o6_status_says_what_each_host_waits_for(frontier, database):
     )
     done(frontier, claim(frontier, 0), 0)  # a host done once: its delay runs
     deferred = claim(frontier, 0)
-    frontier.defer(deferred, until=at(300), reason="robots-deferred", now=at(0))
+    frontier.record(ends.Deferred(deferred, until=at(300), reason="robots-deferred"), now=at(0))
     in_flight = claim(frontier, 0)
     waits = {wait.host: wait for wait in host_waits(database)}
     reasons = {host: wait.why(at(0.5)) for host, wait in waits.items()}
@@ -565,11 +584,11 @@ def test_e3_l4_s4_a_304_keeps_what_was_learnt_from_the_body(frontier, database):
     # stand, as its noindex and hash do.
     frontier.add(["http://a.test/page"], now=at(0))
     lease = claim(frontier, 0)
-    body = PageOutcome(200, anchors=frozenset({"intro"}), canonical_url="http://a.test/c")
-    assert frontier.complete(lease, body, now=at(1), next_fetch_at=at(1))
+    body = ends.PageOutcome(200, anchors=frozenset({"intro"}), canonical_url="http://a.test/c")
+    assert frontier.record(ends.Completed(lease, body, at(1)), now=at(1)).recorded
     frontier.start_pass(now=at(2))
     again = claim(frontier, 3)
-    assert frontier.complete(again, PageOutcome(304), now=at(4), next_fetch_at=at(4))
+    assert frontier.record(ends.Completed(again, ends.PageOutcome(304), at(4)), now=at(4)).recorded
     with database.engine.connect() as connection:
         row = connection.execute(
             text("SELECT status, anchors, canonical_url FROM urls WHERE url = 'http://a.test/page'")

@@ -15,7 +15,7 @@ import pytest
 from sqlalchemy import event, text
 
 from politecrawl.errors import StoreError
-from politecrawl.store import Completion, Frontier, Lease, PageOutcome, open_database
+from politecrawl.store import Frontier, Lease, ends, open_database
 from politecrawl.store.database import Database
 from politecrawl.store.frontier.group_commit import GroupCommit
 
@@ -161,9 +161,9 @@ def test_c5_pages_of_three_threads_commit_together_on_sqlite(tmp_path):
 
     # (within a second of the claims: no housekeeping write comes before the page's)
     def finish(index: int, lease: Lease) -> None:
-        completion = Completion(lease, PageOutcome(200), next_fetch_at=now)
-        got[index] = frontier.complete_and_claim(
-            completion, worker=f"w{index}", now=now + timedelta(seconds=0.5)
+        completion = ends.Completed(lease, ends.PageOutcome(200), next_fetch_at=now)
+        got[index] = frontier.record(
+            completion, now=now + timedelta(seconds=0.5), claim_for=f"w{index}"
         )
 
     assert database._sqlite_writer is not None
@@ -178,8 +178,8 @@ def test_c5_pages_of_three_threads_commit_together_on_sqlite(tmp_path):
     for thread in threads:
         thread.join(10)
     assert sum(commits) == 1
-    assert all(got[index][0] for index in range(3))  # each page recorded
-    following = [got[index][1] for index in range(3)]
+    assert all(got[index].recorded for index in range(3))  # each page recorded
+    following = [got[index].following for index in range(3)]
     assert all(isinstance(lease, Lease) for lease in following)
     assert len({lease.url_id for lease in following}) == 3
     assert [lease.owner for lease in following] == ["w0", "w1", "w2"]

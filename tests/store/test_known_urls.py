@@ -14,7 +14,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from sqlalchemy import text
 
-from politecrawl.store import Frontier, Lease, LinkOut, PageOutcome
+from politecrawl.store import Frontier, Lease, LinkOut, ends
 from politecrawl.store.frontier.known_urls import KnownUrlIds
 from politecrawl.store.frontier.link_sorting import sort_links
 from politecrawl.urls import url_key
@@ -26,12 +26,14 @@ def _complete_next(frontier: Frontier, seconds: float, links: list[str | LinkOut
     """Claim the next URL and complete it with ``links`` (a URL alone is a plain link)."""
     lease = frontier.claim("w1", now=T0 + timedelta(seconds=seconds))
     assert isinstance(lease, Lease), lease
-    frontier.complete(
-        lease,
-        PageOutcome(200, content_type="text/html"),
+    frontier.record(
+        ends.Completed(
+            lease,
+            ends.PageOutcome(200, content_type="text/html"),
+            T0 + timedelta(seconds=seconds),
+            links=[LinkOut(link) if isinstance(link, str) else link for link in links],
+        ),
         now=T0 + timedelta(seconds=seconds),
-        next_fetch_at=T0 + timedelta(seconds=seconds),
-        links=[LinkOut(link) if isinstance(link, str) else link for link in links],
     )
     return lease
 

@@ -59,19 +59,7 @@ class Loop:
                 self.clock.advance(max((claimed.until - self.clock.now()).total_seconds(), 0.001))
                 continue
             result = self.visitors[index].visit(claimed)
-            if result.end is not None:  # excluded, deferred, failed, released: no page
-                frontier.end(result.end, now=self.clock.now())
-            completion = result.completion
-            if completion is not None:
-                frontier.complete(
-                    completion.lease,
-                    completion.outcome,
-                    now=self.clock.now(),
-                    next_fetch_at=completion.next_fetch_at,
-                    links=completion.links,
-                    follow_links=completion.follow_links,
-                    host_pace=completion.host_pace,
-                )
+            frontier.record(result.end, now=self.clock.now())  # the visit writes nothing
         raise AssertionError("the crawl did not end")
 
     def close(self) -> None:

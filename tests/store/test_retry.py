@@ -14,7 +14,7 @@ from datetime import UTC, datetime
 import pytest
 from sqlalchemy import text
 
-from politecrawl.store import Frontier, Lease, Wait, is_database_error
+from politecrawl.store import Frontier, Lease, Wait, ends, is_database_error
 from politecrawl.store.database import is_retryable
 
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
@@ -211,11 +211,10 @@ def test_c5_a_host_asleep_with_queued_urls_is_woken_before_the_crawl_ends(databa
     lease = frontier.claim("w", now=T0)
     assert isinstance(lease, Lease)
     assert lease.url == "http://asleep.example/"
-    assert frontier.complete(lease, _ok(), now=T0, next_fetch_at=T0)
+    assert frontier.record(ends.Completed(lease, _ok(), T0), now=T0).recorded
     assert frontier.claim("w", now=T0).until is None  # and then it is really finished
 
 
 def _ok():
-    from politecrawl.store import PageOutcome
 
-    return PageOutcome(200)
+    return ends.PageOutcome(200)

@@ -1,10 +1,9 @@
-"""What became of a leased URL, written to the frontier: its row and its host's [C5, P2, P3].
+"""What a lease's end writes to the frontier: its URL's row and its host's [C5, P2, P3].
 
-``finish_lease`` is the one write that ends a lease (done, failed, deferred, excluded, queued
-again): only the lease's owner may record it, and the host gets its next start time and pace
-in the same statement pair. ``page_values`` says which columns a fetched page sets.
-``record_completion`` and ``record_end`` are everything a lease's end writes, in the caller's
-transaction: ``finish_lease``, then what the end brings (a redirect's target, links, a
+``record`` is everything an end (``ends.LeaseEnd``) writes, in the caller's transaction:
+``finish_lease``, the one write that ends a lease (only the lease's owner may record it, and
+the host gets its next start time and pace in the same statement pair), with the columns
+``columns`` gives for that kind of end; then what the end brings (a redirect's target, links, a
 sitemap's listing, sitemaps to queue, an origin's deferral).
 """
 
@@ -18,15 +17,19 @@ from sqlalchemy import Connection, select, update
 
 from politecrawl.sitemaps import SitemapReading, SitemapSeed
 from politecrawl.store.frontier import statements as sql
-from politecrawl.store.frontier.enqueue import Enqueuer
-from politecrawl.store.frontier.link_sorting import SortedLinks
-from politecrawl.store.frontier.values import (
-    Completion,
-    HostPaceRecord,
-    Lease,
+from politecrawl.store.frontier.ends import (
+    Completed,
+    Deferred,
+    Excluded,
+    Failed,
+    Kept,
     LeaseEnd,
     PageOutcome,
+    Released,
 )
+from politecrawl.store.frontier.enqueue import Enqueuer
+from politecrawl.store.frontier.link_sorting import SortedLinks
+from politecrawl.store.frontier.values import HostPaceRecord, Lease
 from politecrawl.store.schema import (
     DEFERRED,
     DONE,
@@ -171,69 +174,112 @@ def defer_queued_of_origin(
     ).rowcount
 
 
-def record_completion(
+def record(
     connection: Connection,
     enqueuer: Enqueuer,
-    completion: Completion,
-    links: SortedLinks,
+    end: LeaseEnd,
+    links: SortedLinks | None,
     now: datetime,
 ) -> bool:
-    """Record a fetched page (``Frontier.complete``): its row and its host's, then the
-    redirect's target, its links (those of an earlier fetch forgotten when it was read anew)
-    and a sitemap's listing. False, and nothing written, when the lease had been lost."""
-    lease = completion.lease
+    """Record ``end`` (``links``: a ``Completed``'s links, sorted before the write lock was
+    taken). False, and nothing written, when the lease had been lost."""
+    lease = end.lease
+    pace = end.host_pace if isinstance(end, Completed | Failed) else None
+    delay = end.host_delay_seconds if isinstance(end, Completed | Failed) else None
+    next_fetch_at = None if isinstance(end, Kept) else end.next_fetch_at
     if not finish_lease(
         connection,
         lease,
-        page_values(lease, completion.outcome, now),
-        completion.next_fetch_at,
-        host_delay_seconds=completion.host_delay_seconds,
-        host_pace=completion.host_pace,
+        columns(end, now),
+        next_fetch_at,
+        host_delay_seconds=delay,
+        host_pace=pace,
     ):
         return False
-    if completion.redirect_to is not None:
-        enqueuer.add_redirect(
-            connection,
-            lease.url_id,
-            lease.depth,
-            completion.redirect_to,
-            hops=lease.redirect_hops + 1,
-            now=now,
-            sitemap=completion.redirect_sitemap,
-            kind=completion.outcome.kind or lease.kind,
-        )
-    status = completion.outcome.status
-    if lease.fetched_at is not None and status is not None and 200 <= status < 300:
-        # fetched before (a recrawl) and read anew: its old links and listing go
-        for forget in (sql.forget_links, sql.forget_fragments, sql.forget_listing):
-            forget.rowcount(connection, {"from_id": lease.url_id})
-    enqueuer.record_links(connection, lease.url_id, lease.depth, links, now)
-    if completion.sitemap is not None:
-        record_reading(connection, lease.url_id, completion.sitemap)
-        enqueuer.record_listing(connection, lease.url_id, lease.depth, completion.sitemap, now)
-    return True
-
-
-def record_end(connection: Connection, enqueuer: Enqueuer, ending: LeaseEnd, now: datetime) -> bool:
-    """Record a lease's end without a page (``Frontier.end``): its row and its host's, then
-    the sitemaps it queues and its origin's deferral. False, and nothing written, when the
-    lease had been lost."""
-    lease = ending.lease
-    if not finish_lease(
-        connection,
-        lease,
-        dict(ending.values),
-        ending.next_fetch_at,
-        host_delay_seconds=ending.host_delay_seconds,
-        host_pace=ending.host_pace,
-    ):
-        return False
-    if ending.sitemaps:
+    if isinstance(end, Completed):
+        _record_response(connection, enqueuer, end, links, now)
+    elif isinstance(end, Released) and end.sitemaps:
         enqueuer.queue_sitemaps(
-            connection, ending.sitemaps, depth=0, discovered_from=lease.url_id, now=now
+            connection, end.sitemaps, depth=0, discovered_from=lease.url_id, now=now
         )
-    if (deferral := ending.origin_deferred) is not None:
+    elif isinstance(end, Deferred) and (deferral := end.origin_deferred) is not None:
         defer_queued_of_origin(
             connection, deferral.origin, deferral.until, deferral.reason, deferral.detail
         )
     return True
+
+
+def columns(end: LeaseEnd, now: datetime) -> dict[str, Any]:
+    """The columns ``end`` sets on its URL's row."""
+    lease = end.lease
+    values: dict[str, Any]
+    if isinstance(end, Completed):
+        return page_values(lease, end.outcome, now)
+    if isinstance(end, Failed):
+        values = {
+            "status": end.status,
+            "error": end.error,
+            "attempts": lease.attempts + 1,
+            "fetched_at": end.at,
+        }
+        if end.retry_at is None:
+            values["state"] = FAILED
+        else:
+            values.update(
+                state=DEFERRED,
+                next_attempt_at=end.retry_at,
+                reason="retry",
+                priority=lease.attempts + 1,
+            )
+    elif isinstance(end, Deferred):
+        values = {
+            "state": DEFERRED,
+            "next_attempt_at": end.until,
+            "reason": end.reason,
+            "reason_detail": as_json(end.detail),
+        }
+    elif isinstance(end, Released):
+        values = {"state": QUEUED}
+    elif isinstance(end, Kept):
+        values = {"state": DONE, "reason": end.reason}
+    else:
+        values = {"state": end.state, "reason": end.reason, "reason_detail": as_json(end.detail)}
+    kind = end.kind if isinstance(end, Failed | Excluded) else None
+    if kind is not None:
+        values["kind"] = kind
+    if isinstance(end, Failed) and end.check_method is not None:
+        values["check_method"] = end.check_method
+    return values
+
+
+def _record_response(
+    connection: Connection,
+    enqueuer: Enqueuer,
+    completed: Completed,
+    links: SortedLinks | None,
+    now: datetime,
+) -> None:
+    """What a response brings beside its row: the redirect's target, its links (those of an
+    earlier fetch forgotten when it was read anew) and a sitemap's listing."""
+    lease = completed.lease
+    if completed.redirect_to is not None:
+        enqueuer.add_redirect(
+            connection,
+            lease.url_id,
+            lease.depth,
+            completed.redirect_to,
+            hops=lease.redirect_hops + 1,
+            now=now,
+            sitemap=completed.redirect_sitemap,
+            kind=completed.outcome.kind or lease.kind,
+        )
+    status = completed.outcome.status
+    if lease.fetched_at is not None and status is not None and 200 <= status < 300:
+        # fetched before (a recrawl) and read anew: its old links and listing go
+        for forget in (sql.forget_links, sql.forget_fragments, sql.forget_listing):
+            forget.rowcount(connection, {"from_id": lease.url_id})
+    if links is not None:
+        enqueuer.record_links(connection, lease.url_id, lease.depth, links, now)
+    if completed.sitemap is not None:
+        record_reading(connection, lease.url_id, completed.sitemap)
+        enqueuer.record_listing(connection, lease.url_id, lease.depth, completed.sitemap, now)

@@ -9,14 +9,12 @@ failure of the host, a URL to retry, whose priority is its attempts, only when i
 other: P3). The host's
 next start time is set at claim time (from the lease's start), so a killed worker still leaves
 the host its politeness window (P1-P2); the end of the lease sets it again from the finished
-request. A lease ends with a ``Completion`` (a response, with its links, listing or check) or a
-``LeaseEnd`` (excluded, deferred, failed, released, kept: built by ``excluded``, ``deferred``,
-``failed``, ``released``, ``kept``); ``complete_and_claim`` records either with the worker's
-next claim in one short transaction, and ``complete``/``end`` (and ``exclude``, ``fail``, ...)
-record one at once.
-The parts: ``claims`` (the claim and the next wait), ``lease_ends`` (the ``LeaseEnd``
-builders), ``outcomes`` (what a lease's end writes), ``enqueue`` (new URLs and links),
-``leases`` (expiry and wake-ups); this class puts them in transactions.
+request. A lease ends one way: ``record`` takes one of ``ends``' values (completed, failed,
+deferred, released, kept, excluded), with the worker's next claim in the same transaction when
+asked, through the group commit on SQLite.
+The parts: ``claims`` (the claim and the next wait), ``ends`` (the ends, as values),
+``outcomes`` (what an end writes), ``enqueue`` (new URLs and links), ``leases`` (expiry and
+wake-ups); this class puts them in transactions.
 
 Leases (C5): a claimed URL belongs to its worker until the lease expires; expired leases return
 to the queue, and so do, at once, the leases of workers on this machine whose process is gone.
@@ -29,14 +27,15 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from datetime import UTC, datetime, timedelta
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from sqlalchemy import Connection
 
 from politecrawl.config import PolitenessSettings, StorageSettings
-from politecrawl.store.frontier import lease_ends, statements as sql
+from politecrawl.store.frontier import statements as sql
 from politecrawl.store.frontier.claims import Claimer, kept_wait, next_wait
 from politecrawl.store.frontier.counts import counts, seed_origins, seed_urls, url_of
+from politecrawl.store.frontier.ends import Completed, LeaseEnd
 from politecrawl.store.frontier.enqueue import Enqueuer
 from politecrawl.store.frontier.group_commit import GroupCommit
 from politecrawl.store.frontier.leases import (
@@ -45,15 +44,8 @@ from politecrawl.store.frontier.leases import (
     wake_stranded_hosts,
 )
 from politecrawl.store.frontier.link_sorting import sort_links
-from politecrawl.store.frontier.outcomes import record_completion, record_end, sitemap_seed
-from politecrawl.store.frontier.values import (
-    Completion,
-    FrontierStats,
-    LeaseEnd,
-    Now,
-    Wait,
-    moment,
-)
+from politecrawl.store.frontier.outcomes import record, sitemap_seed
+from politecrawl.store.frontier.values import FrontierStats, Now, Recorded, Wait, moment
 from politecrawl.store.reading.passes import current_pass, start_pass
 from politecrawl.store.schema import URL_STATES
 
@@ -62,10 +54,7 @@ if TYPE_CHECKING:
     from politecrawl.store.database import Database
     from politecrawl.store.frontier.values import (
         AddResult,
-        FoundLink,
-        HostPaceRecord,
         Lease,
-        PageOutcome,
     )
 
 _HOUSEKEEPING_SECONDS = 1.0
@@ -227,154 +216,54 @@ class Frontier:
 
     # --- finishing ----------------------------------------------------------------------------
 
-    def complete(
+    def record(
         self,
-        lease: Lease,
-        outcome: PageOutcome,
+        end: LeaseEnd,
         *,
-        now: datetime,
-        next_fetch_at: datetime,
-        links: Sequence[FoundLink] = (),
-        follow_links: bool = True,
-        host_delay_seconds: float | None = None,
-        redirect_to: str | None = None,
-        host_pace: HostPaceRecord | None = None,
-    ) -> bool:
-        """Record a fetched page, queue its followable links, free its host (one transaction).
-
-        Links are recorded (for reports) whether followed or not; only those that are followable
-        (``follow_links`` and no rel=nofollow) are queued, one level deeper. Links must be
-        absolute URLs. Returns False when the lease had been lost (expired and claimed again):
-        nothing is recorded then.
-        """
-        completion = Completion(
-            lease,
-            outcome,
-            next_fetch_at,
-            host_delay_seconds,
-            host_pace,
-            tuple(links),
-            follow_links,
-            redirect_to,
-        )
-        sorted_links = sort_links(links, follow_links=follow_links)  # before the lock is taken
-        return self._write(
-            lambda connection: record_completion(
-                connection, self._enqueuer, completion, sorted_links, now
-            )
-        )
-
-    def complete_and_claim(
-        self,
-        completion: Completion | LeaseEnd,
-        *,
-        worker: str,
         now: Now,
+        claim_for: str | None = None,
         ahead_seconds: float = 0.0,
         keep_to: frozenset[str] | None = None,
-    ) -> tuple[bool, Lease | Wait]:
-        """Record ``completion`` (as ``complete`` or ``end``) and claim the worker's next lease
-        in the same transaction: one commit per lease. Returns what ``complete`` and ``claim``
-        return. ``now``, ``ahead_seconds`` and ``keep_to`` as for ``claim``: the lease's end is
-        recorded at the time asked for it, the next lease claimed at the time read inside the
-        write transaction."""
+    ) -> Recorded:
+        """Record how a lease ended (``ends``: completed, failed, deferred, released, kept,
+        excluded): its URL's row, its host's next start and pace, and what the end brings,
+        in one transaction. ``claim_for``: a worker whose next lease is claimed in the same
+        transaction (one commit per lease), with ``ahead_seconds`` and ``keep_to`` as for
+        ``claim``; the end is recorded at the time asked for it, the next lease claimed at the
+        time read inside the write transaction. On SQLite, ends that arrive while another is
+        written share the next transaction (``group_commit``).
+
+        ``Recorded.recorded`` is False, and nothing of the end written, when the lease had
+        been lost (expired and claimed again)."""
         self._check_ahead(ahead_seconds)
         asked = moment(now)
-        self._housekeeping(asked)
-        if isinstance(completion, LeaseEnd):
-            ending = completion
+        if claim_for is not None:
+            self._housekeeping(asked)
+        links = None
+        if isinstance(end, Completed):  # sorted before the write lock is taken
+            links = sort_links(end.links, follow_links=end.follow_links)
 
-            def record(connection: Connection, at: datetime) -> bool:
-                return record_end(connection, self._enqueuer, ending, at)
-
-        else:
-            page = completion
-            links = sort_links(page.links, follow_links=page.follow_links)  # before the lock
-
-            def record(connection: Connection, at: datetime) -> bool:
-                return record_completion(connection, self._enqueuer, page, links, at)
-
-        def complete_then_claim(connection: Connection) -> tuple[datetime, bool, Lease | Wait]:
-            recorded = record(connection, asked)
+        def record_then_claim(connection: Connection) -> tuple[datetime, bool, Lease | Wait | None]:
+            recorded = record(connection, self._enqueuer, end, links, asked)
+            if claim_for is None:
+                return asked, recorded, None
             at = moment(now)
-            following = self._claim_or_wait(connection, worker, at, ahead_seconds, keep_to)
-            return at, recorded, following
+            return (
+                at,
+                recorded,
+                self._claim_or_wait(connection, claim_for, at, ahead_seconds, keep_to),
+            )
 
         write = self._write if self.group_commit is None else self.group_commit.run
-        at, recorded, following = write(complete_then_claim)
+        at, recorded, following = write(record_then_claim)
         if isinstance(following, Wait):
             following = self._after_empty_claim(following, at)
-        return recorded, following
+        return Recorded(recorded, following)
 
     def sitemap_of(self, lease: Lease) -> SitemapSeed | None:
         """The sitemap ``lease`` is, as it was queued (why, for which origin, how nested)."""
         with self.database.engine.connect() as connection:
             return sitemap_seed(connection, lease.url_id, lease.url)
-
-    # The ways a lease ends without a page (``lease_ends``): each builds a ``LeaseEnd`` (what
-    # the visitor returns, for the worker to record with its next claim) and has a method below
-    # that records it at once.
-    failed = staticmethod(lease_ends.failed)
-    deferred = staticmethod(lease_ends.deferred)
-    released = staticmethod(lease_ends.released)
-    kept = staticmethod(lease_ends.kept)
-    excluded = staticmethod(lease_ends.excluded)
-
-    def end(self, ending: LeaseEnd, *, now: datetime) -> bool:
-        """Record ``ending`` (False, and nothing written, when the lease had been lost)."""
-        return self._write(lambda connection: record_end(connection, self._enqueuer, ending, now))
-
-    # The four below record the common cases at once; the crawl builds its LeaseEnds in full
-    # (host pace, kind, sitemaps) and records them with its next claim.
-
-    def fail(
-        self,
-        lease: Lease,
-        error: str,
-        *,
-        now: datetime,
-        next_fetch_at: datetime,
-        retry_at: datetime | None = None,
-        status: int | None = None,
-    ) -> bool:
-        """``failed``, recorded at once."""
-        ending = self.failed(
-            lease, error, now=now, next_fetch_at=next_fetch_at, retry_at=retry_at, status=status
-        )
-        return self.end(ending, now=now)
-
-    def defer(
-        self,
-        lease: Lease,
-        *,
-        now: datetime,
-        until: datetime | None,
-        reason: str,
-        detail: dict[str, Any] | None = None,
-    ) -> bool:
-        """``deferred``, recorded at once."""
-        return self.end(self.deferred(lease, until=until, reason=reason, detail=detail), now=now)
-
-    def release(self, lease: Lease, *, now: datetime, next_fetch_at: datetime) -> bool:
-        """``released``, recorded at once."""
-        return self.end(self.released(lease, next_fetch_at=next_fetch_at), now=now)
-
-    def keep_unchanged(self, lease: Lease, *, reason: str) -> bool:
-        """``kept``, recorded at once."""
-        return self.end(self.kept(lease, reason=reason), now=lease.claimed_at)
-
-    def exclude(
-        self,
-        lease: Lease,
-        *,
-        now: datetime,
-        state: str,
-        reason: str,
-        detail: dict[str, Any] | None = None,
-    ) -> bool:
-        """``excluded``, recorded at once."""
-        ending = self.excluded(lease, state=state, reason=reason, detail=detail)
-        return self.end(ending, now=now)
 
     def add_sitemaps(self, sitemaps: Sequence[SitemapSeed], *, now: datetime) -> None:
         """Queue sitemaps found outside a lease (S1: an origin whose robots.txt was read but

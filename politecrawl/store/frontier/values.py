@@ -4,12 +4,10 @@ from __future__ import annotations
 
 import os
 import socket
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Protocol, TypeAlias
-
-from politecrawl.sitemaps import SitemapReading, SitemapSeed
+from typing import Protocol, TypeAlias
 
 Now: TypeAlias = datetime | Callable[[], datetime]
 """The time of a claim: a moment, or what tells it (a clock's ``now``). A function is asked
@@ -77,32 +75,6 @@ class AddResult:
     """Already in the frontier (in any state): never fetched twice in a pass (C2)."""
     invalid: tuple[tuple[str, str], ...] = ()
     """``(url, reason)`` for URLs that are not crawlable URLs."""
-
-
-@dataclass(frozen=True, slots=True)
-class PageOutcome:
-    """What a finished fetch found, recorded on the URL's row."""
-
-    status: int | None
-    final_url: str | None = None
-    content_type: str | None = None
-    etag: str | None = None
-    last_modified: str | None = None
-    content_hash: str | None = None
-    noindex: bool | None = None
-    nofollow: bool | None = None
-    canonical_url: str | None = None
-    """The page's rel=canonical (S4)."""
-    anchors: frozenset[str] | None = None
-    """With fragment checking: the page's ids and ``<a name>``s (L4)."""
-    check_method: str | None = None
-    """For a check: HEAD, or HEAD,GET (L2)."""
-    kind: str | None = None
-    """The URL's kind from now on, when the visit changed it (a link leaving the site became a
-    check, L1)."""
-    elapsed_seconds: float | None = None
-    size_bytes: int | None = None
-    error: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,50 +146,12 @@ class LinkOut:
 
 
 @dataclass(frozen=True, slots=True)
-class Completion:
-    """A fetched page, everything the frontier records of it in one transaction: its
-    outcome, its host's next start and pace, its links, the redirect's target."""
+class Recorded:
+    """What ``Frontier.record`` did: whether the end was recorded (False: the lease had been
+    lost, nothing written) and, when a next claim was asked for, its lease or wait."""
 
-    lease: Lease
-    outcome: PageOutcome
-    next_fetch_at: datetime
-    host_delay_seconds: float | None = None
-    host_pace: HostPaceRecord | None = None
-    links: tuple[FoundLink, ...] = ()
-    follow_links: bool = True
-    redirect_to: str | None = None
-    sitemap: SitemapReading | None = None
-    """For a sitemap: what reading it gave (its pages and sitemaps are queued, S2)."""
-    redirect_sitemap: SitemapSeed | None = None
-    """For a sitemap that redirects: its target, read as the same sitemap."""
-
-
-@dataclass(frozen=True, slots=True)
-class OriginDeferral:
-    """Every queued URL of an origin put aside (its robots.txt is unreachable, O6)."""
-
-    origin: str
-    until: datetime | None
-    reason: str
-    detail: Any = None
-
-
-@dataclass(frozen=True, slots=True)
-class LeaseEnd:
-    """A lease that ends with no page to record: excluded, deferred, failed, given back or
-    kept as it was. What the frontier writes on the URL's row (``values``) and the host's
-    next start (``next_fetch_at``; None: no request was made, the host gets its slot back) and
-    pace, recorded like a ``Completion``: in one transaction with the worker's next claim.
-    ``Frontier.excluded``, ``deferred``, ``failed``, ``released`` and ``kept`` build them."""
-
-    lease: Lease
-    values: Mapping[str, Any]
-    next_fetch_at: datetime | None = None
-    host_pace: HostPaceRecord | None = None
-    host_delay_seconds: float | None = None
-    sitemaps: tuple[SitemapSeed, ...] = ()
-    """Queued with it: the sitemaps of an origin whose robots.txt this lease read (S1)."""
-    origin_deferred: OriginDeferral | None = None
+    recorded: bool
+    following: Lease | Wait | None = None
 
 
 @dataclass(frozen=True, slots=True)
