@@ -22,8 +22,8 @@ demo: $(STAMP)
 
 ## lint: ruff, mypy (strict, on the package) and the import-layer contracts
 lint: $(STAMP)
-	$(BIN)/ruff check politecrawl migrations tests bench .ci
-	$(BIN)/ruff format --check politecrawl migrations tests bench .ci
+	$(BIN)/ruff check politecrawl migrations tests bench .ci docs/_hooks
+	$(BIN)/ruff format --check politecrawl migrations tests bench .ci docs/_hooks
 	$(BIN)/mypy
 	$(BIN)/lint-imports
 

@@ -6,7 +6,8 @@ docstrings, so that the page cannot drift from the code.
 (``politecrawl.config.GROUP_TYPES``, in their order): each setting's default, its command-line
 flag (``politecrawl.cli.options``), its environment variable and its docstring (the string
 literal under the field in ``politecrawl/config/groups.py``). The build fails when the marker is
-missing or a setting has no docstring.
+missing or a setting has no docstring. Each table sits in a ``<div class="settings">``, which
+``docs/stylesheets/settings.css`` keeps from breaking names and defaults mid-word.
 """
 
 from __future__ import annotations
@@ -56,14 +57,17 @@ def settings_reference() -> str:
             name = setting.name
             if name not in docstrings:
                 raise RuntimeError(f"{group.__name__}.{name} has no docstring to document it by")
-            names = [f"`{name}`"]
-            names += [f"`{flag}`" for flag in flags.get(name, ())]
-            names.append(f"`{ENV_PREFIX}{name.upper()}`")
+            where = [f"`{flag}`" for flag in flags.get(name, ())]
+            where.append(f"`{ENV_PREFIX}{name.upper()}`")
             rows.append(
-                f"| {'<br>'.join(names)} | {_default(name, setting.default, hints[name])} "
-                f"| {_markdown(docstrings[name])} |"
+                f"| `{name}` | {_default(name, setting.default, hints[name])} "
+                f"| {_markdown(docstrings[name])}<br>{' · '.join(where)} |"
             )
-        sections.append(f"## `[{table}]`\n\n{summary}\n\n" + "\n".join(rows) + "\n")
+        table_html = "\n".join(rows)
+        sections.append(
+            f"## `[{table}]`\n\n{summary}\n\n"
+            f'<div class="settings" markdown="1">\n\n{table_html}\n\n</div>\n'
+        )
     return "\n".join(sections)
 
 
