@@ -6,6 +6,13 @@
 the crawl takes (``listing``, pure).
 """
 
+from politecrawl.sitemaps.entries import (
+    ParsedSitemap,
+    SitemapEntry,
+    SitemapLimits,
+    SitemapProblem,
+    parse_lastmod,
+)
 from politecrawl.sitemaps.listing import (
     ListedUrl,
     SitemapReading,
@@ -14,15 +21,7 @@ from politecrawl.sitemaps.listing import (
     read_listing,
     robots_sitemaps,
 )
-from politecrawl.sitemaps.parse import (
-    ParsedSitemap,
-    SitemapEntry,
-    SitemapLimits,
-    SitemapProblem,
-    SitemapReader,
-    parse_lastmod,
-    parse_sitemap,
-)
+from politecrawl.sitemaps.parse import SitemapReader, parse_sitemap
 
 __all__ = [
     "ListedUrl",

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Literal
 
-from politecrawl.sitemaps.parse import ParsedSitemap
+from politecrawl.sitemaps.entries import ParsedSitemap
 from politecrawl.urls import InvalidURL, canonicalize, split_canonical
 
 SitemapSource = Literal["robots", "guess", "index"]
