@@ -124,7 +124,16 @@ def test_b1_a_bad_environment_variable(workspace):
 
 def test_b1_an_unknown_option(workspace):
     result = politecrawl("run", "seeds.txt", "--fast", cwd=workspace)
-    assert_one_line_error(result, "unrecognized arguments: --fast")
+    assert_one_line_error(result, "politecrawl run: error: unknown option --fast (see --help)")
+
+
+def test_b1_a_mistyped_option_gets_the_closest_of_its_commands(workspace):
+    result = politecrawl("check", "http://127.0.0.9:9/", "--no-check-outbond", cwd=workspace)
+    assert_one_line_error(
+        result,
+        "politecrawl check: error: unknown option --no-check-outbond (did you mean "
+        "--no-check-outbound?)",
+    )
 
 
 SETTINGS_THE_CRAWL_COMPILES = [

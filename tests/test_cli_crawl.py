@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -120,6 +121,15 @@ def test_run_crawls_writes_jsonl_and_reports(fast_web, tmp_path):
     again = politecrawl("resume", "--db", "crawl.db", "--quiet", cwd=tmp_path)
     assert again.returncode in (0, 1), again.stderr
     assert "0 pages fetched" in again.stdout  # nothing is fetched twice
+    # What it continued, as the database counts it (``status``): done or failed, and to go.
+    counts = {
+        state: int(count) for state, count in re.findall(r"^  (\w+) +(\d+)$", status.stdout, re.M)
+    }
+    done = counts.get("done", 0) + counts.get("failed", 0)
+    to_go = sum(counts.get(state, 0) for state in ("queued", "leased", "deferred"))
+    assert f"politecrawl: resuming crawl.db: {done} of {done + to_go} URLs done, {to_go} to go" in (
+        again.stderr
+    )
 
 
 def test_p5_a_missing_contact_is_warned_about(fast_web, tmp_path):
@@ -179,7 +189,8 @@ def test_p1_three_processes_share_one_postgres_crawl(fast_web, tmp_path):
         report = audit(web.log, truth, delays=truth.delays(DELAY))
         assert report.ok, report.report()
         fetched = [out for out, _ in outputs]
-        assert sum(int(out.split(" pages fetched")[0].split()[-1]) for out in fetched) > 0
+        counts = [re.search(r"(\d+) pages? fetched", out) for out in fetched]
+        assert sum(int(found[1]) for found in counts if found) > 0
 
 
 def test_exit_status_0_when_finished_and_1_when_work_is_left_deferred(fast_web, tmp_path):

@@ -82,7 +82,7 @@ def test_a_crawl_with_a_broken_link_exits_1_so_cron_can_tell(tmp_path, broken_si
     result = run(tmp_path, base)
     assert "/missing.html" in requested
     assert result.returncode == 1, result.stderr
-    assert "1 errors" in result.stdout
+    assert "1 error;" in result.stdout
 
 
 def test_a_clean_crawl_exits_0(tmp_path):

@@ -31,10 +31,13 @@ from politecrawl.cli.run import (
     crawl,
     effective_config,
 )
+from politecrawl.config import CrawlConfig
+from politecrawl.crawl.assembly import scope_of
 from politecrawl.errors import StoreError, UserInputError
 from politecrawl.report import broken_count, build_report
 from politecrawl.report.model import broken_parts, counted
 from politecrawl.robots.outcome import is_refusal
+from politecrawl.scope import check_scope
 from politecrawl.store import last_config, open_database
 from politecrawl.store.reading import state_counts
 from politecrawl.urls import InvalidURL, canonicalize, split_canonical
@@ -65,12 +68,13 @@ def check_command(args: argparse.Namespace) -> int:
         args.db = str(default_database(site))
     previous, unfinished = _previous_check(args.db)
     config = effective_config(args, {**(previous or {}), **CHECK_SETTINGS})
+    _check_site_in_scope(site, config)
     # The crawl's summary goes to standard error: standard output is the report's (JUnit XML,
     # JSON, CSV a CI job reads).
     if previous is None:
         status = crawl(config, args, seeds=[site], summary_out=sys.stderr)
     elif unfinished:  # an interrupted check: resume it
-        status = crawl(config, args, seeds=[], summary_out=sys.stderr)
+        status = crawl(config, args, seeds=[], summary_out=sys.stderr, resuming=True)
     else:  # the next check of the site: a recrawl pass
         status = crawl(config, args, seeds=[], recrawl=True, summary_out=sys.stderr)
     database = open_database(config.storage.database, create=False)
@@ -104,9 +108,10 @@ def check_command(args: argparse.Namespace) -> int:
         # refused once, not retried, and its origin's pages left alone (O7). Still 1: a CI gate
         # must not pass on a site it could not check, nor hide a link to a site that steers.
         print(
-            f"politecrawl: nothing broken found, but the robots.txt of {len(steered)} origin(s) "
-            "needs a request politecrawl refuses to make (the report's deferred origins say "
-            f"why), so their pages were not checked: {', '.join(o.origin for o in steered)}",
+            "politecrawl: nothing broken found, but the robots.txt of "
+            f"{counted(len(steered), 'origin')} needs a request politecrawl refuses to make "
+            "(the report's deferred origins say why), so their pages were not checked: "
+            f"{', '.join(o.origin for o in steered)}",
             file=sys.stderr,
         )
         return EXIT_BROKEN
@@ -122,6 +127,17 @@ def check_command(args: argparse.Namespace) -> int:
         return EXIT_INCOMPLETE
     print("politecrawl: nothing broken", file=sys.stderr)
     return EXIT_CLEAN
+
+
+def _check_site_in_scope(site: str, config: CrawlConfig) -> None:
+    """B1: a site URL that the check's own patterns (``--include``, ``--exclude``, the file's
+    or the last check's) leave out would check nothing; said before anything is fetched."""
+    verdict = check_scope(site, 0, scope_of(config, [site]))
+    if not verdict.allowed:
+        raise UserInputError(
+            f"the site URL {site} is out of the check's scope ({verdict.rule}), so nothing "
+            "would be checked: --include and --exclude apply to it too"
+        )
 
 
 def default_database(site: str) -> Path:

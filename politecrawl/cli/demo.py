@@ -13,6 +13,7 @@ import itertools
 from collections import defaultdict
 from pathlib import Path
 
+from politecrawl.cli.hints import command
 from politecrawl.config import CrawlConfig
 from politecrawl.crawl.crawler import Crawler
 from politecrawl.demo_site import DemoSite
@@ -57,14 +58,17 @@ def demo_command(args: argparse.Namespace) -> int:
     finally:
         opened.close()
     print(render_text(report))
+    # A sitemap that answered 404 was not read: no sitemap, no count (S1).
+    sitemaps = f"; {counted(summary.sitemaps, 'sitemap')} read" if summary.sitemaps else ""
     print(
-        f"{summary.pages} pages in {summary.duration_seconds:.1f} s; "
-        f"{summary.excluded_by_robots} URLs excluded by robots.txt, {summary.noindex} noindex; "
-        f"{counted(summary.sitemaps, 'sitemap')} read."
+        f"{counted(summary.pages, 'page')} in {summary.duration_seconds:.1f} s; "
+        f"{counted(summary.excluded_by_robots, 'URL')} excluded by robots.txt, "
+        f"{summary.noindex} noindex{sitemaps}."
     )
+    report_command = command("report", "--db", database, "--format", "html", "--out", "report.html")
     print(
-        f"The crawl is in {database}: try `politecrawl report --db {database} --format "
-        f"html --out report.html` or `politecrawl why URL --db {database}`."
+        f"The crawl is in {database}: try `{report_command}` or "
+        f"`{command('why', 'URL', '--db', database)}`."
     )
     if args.warc:
         print(f"Every request and response is in WARC files in {args.warc} (index: *.cdxj).")
@@ -76,10 +80,12 @@ def _politeness(requests: list[tuple[float, str, str]]) -> str:
     by_origin: dict[str, list[float]] = defaultdict(list)
     for at, origin, _ in requests:
         by_origin[origin].append(at)
-    lines = [f"The site saw {len(requests)} requests; smallest gap between two per host:"]
+    lines = [
+        f"The site saw {counted(len(requests), 'request')}; smallest gap between two per host:"
+    ]
     for origin, times in sorted(by_origin.items()):
         times.sort()
         gaps = [later - earlier for earlier, later in itertools.pairwise(times)]
         smallest = f"{min(gaps):.3f} s" if gaps else "one request"
-        lines.append(f"  {origin}: {len(times)} requests, {smallest}")
+        lines.append(f"  {origin}: {counted(len(times), 'request')}, {smallest}")
     return "\n".join(lines)

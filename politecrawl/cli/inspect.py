@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from politecrawl.errors import UserInputError
-from politecrawl.report.model import Report
+from politecrawl.report.model import Report, counted
 from politecrawl.report.tables import without_spec_ids
 from politecrawl.robots import RobotsLimits
 from politecrawl.store import Frontier, RobotsOutcomeStore, open_database, upgrade_database
@@ -34,7 +34,7 @@ def status_command(args: argparse.Namespace) -> int:
     finally:
         database.close()
     out = sys.stdout
-    print(f"crawl database {args.db}: {stats.total} URLs", file=out)
+    print(f"crawl database {args.db}: {counted(stats.total, 'URL')}", file=out)
     for state, count in stats.by_state.items():
         if count:
             print(f"  {state:<13} {count:>8}", file=out)

@@ -8,6 +8,7 @@ into one line and exit status 2 here, in one place (B1). ``--debug`` shows the t
 from __future__ import annotations
 
 import argparse
+import difflib
 import gc
 import importlib
 import sys
@@ -24,11 +25,68 @@ EXIT_OK = 0
 EXIT_USAGE = 2
 
 
+# Options of other link checkers that a user may reach for, and what politecrawl offers
+# instead, when it is not the same thing under another name.
+_FOREIGN_OPTIONS = {
+    # LinkChecker's --ignore-url=RE: matching URLs, wherever they lead, are checked for
+    # syntax only. Not --exclude: that narrows the crawl of the site, not the outbound checks.
+    "--ignore-url": "not LinkChecker's here: --exclude RE keeps the site's matching pages from "
+    "being fetched (links leaving the site are still checked), --no-check-outbound checks no "
+    "link leaving the site",
+}
+
+
 class _OneLineParser(argparse.ArgumentParser):
-    """An ArgumentParser whose usage errors are one line on stderr, exit status 2 (B1)."""
+    """An ArgumentParser whose usage errors are one line on stderr, exit status 2 (B1); an
+    unknown option is named with the closest of the command's own (``did you mean``), also
+    when it is the reason a required argument seems missing (``status --bd crawl.db``)."""
+
+    _given: list[str] | None = None
+
+    def parse_known_args(  # type: ignore[override]  # typeshed's overloads, one behaviour
+        self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
+    ) -> tuple[argparse.Namespace, list[str]]:
+        self._given = list(sys.argv[1:] if args is None else args)
+        parsed, extras = super().parse_known_args(args, namespace)
+        if self._unknown_option(extras) is not None:
+            self.error("")  # names the unknown option
+        return parsed, extras
 
     def error(self, message: str) -> NoReturn:
-        self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see --help)\n")
+        unknown = self._unknown_option(self._given or [])
+        if unknown is not None:
+            message = f"unknown option {unknown}{self._suggestion(unknown)}"
+        else:
+            message += " (see --help)"
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n")
+
+    def _unknown_option(self, given: Sequence[str]) -> str | None:
+        """The first of ``given`` that looks like an option of this command and is none (a
+        unique or ambiguous abbreviation is argparse's to judge); None when all are known.
+        A command with sub-commands owns only what comes before the sub-command's name."""
+        nested = any(isinstance(a, argparse._SubParsersAction) for a in self._actions)
+        for arg in given:
+            if arg == "--":
+                break
+            if not arg.startswith("-") or arg == "-" or self._negative_number_matcher.match(arg):
+                if nested:
+                    break
+                continue
+            name = arg.split("=", 1)[0]
+            known = self._option_string_actions
+            if name in known or (not name.startswith("--") and name[:2] in known):
+                continue  # -q, -qv, -h
+            if name.startswith("--") and any(option.startswith(name) for option in known):
+                continue
+            return name
+        return None
+
+    def _suggestion(self, unknown: str) -> str:
+        if unknown in _FOREIGN_OPTIONS and "--exclude" in self._option_string_actions:
+            return f": {_FOREIGN_OPTIONS[unknown]}"
+        options = [option for option in self._option_string_actions if option.startswith("--")]
+        close = difflib.get_close_matches(unknown, options, n=1, cutoff=0.75)
+        return f" (did you mean {close[0]}?)" if close else " (see --help)"
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -91,7 +149,9 @@ def _add_crawl_commands(commands: Any) -> None:
     check.add_argument("site", help="the site's URL (its origin is crawled)")
     add_crawl_options(
         check,
-        with_scope=False,
+        with_scope=False,  # the site's origin is the scope; the patterns narrow it
+        with_patterns=True,
+        checking=True,
         db_default="one per site in the user's cache, $XDG_CACHE_HOME/politecrawl/HOST.db, "
         "else ~/.cache/politecrawl/HOST.db",
     )

@@ -1,5 +1,7 @@
-"""The options of ``run``, ``resume`` and ``recrawl``: argparse only, so that building the
-command tree loads none of the crawl machinery (``politecrawl robots explain`` starts fast)."""
+"""The options of ``run``, ``resume``, ``recrawl`` and ``check``: argparse only, so that
+building the command tree loads none of the crawl machinery (``politecrawl robots explain``
+starts fast). Each option that is a setting is named in ``FLAG_FIELDS``; given, it overrides
+the environment, the ``--config`` file and the stored configuration."""
 
 from __future__ import annotations
 
@@ -37,10 +39,18 @@ _DEFAULTS = CrawlConfig()
 
 
 def add_crawl_options(
-    parser: argparse.ArgumentParser, *, with_scope: bool = True, db_default: str | None = None
+    parser: argparse.ArgumentParser,
+    *,
+    with_scope: bool = True,
+    with_patterns: bool | None = None,
+    checking: bool = False,
+    db_default: str | None = None,
 ) -> None:
-    """The options ``run`` and ``resume`` share; ``db_default``: where the command keeps its
-    crawl without ``--db``, when not ``./crawl.db``."""
+    """The options ``run``, ``resume``, ``recrawl`` and ``check`` share. ``with_scope``:
+    ``--scope``; ``with_patterns``: ``--include`` and ``--exclude`` (as ``with_scope`` unless
+    given); ``checking``: the command checks links (``check``: the ``--check-*`` checks are on
+    unless turned off); ``db_default``: where the command keeps its crawl without ``--db``,
+    when not ``./crawl.db``."""
     db_default = db_default or f"./{_DEFAULTS.storage.database}"
     parser.add_argument(
         "--db",
@@ -101,8 +111,8 @@ def add_crawl_options(
             choices=("seeds", "domain", "any"),
             help="what may be crawled: the seeds' origins (default), their domains, or any",
         )
-        option("--include", action="append", metavar="RE", help="URLs must match one")
-        option("--exclude", action="append", metavar="RE", help="URLs matching are out")
+    if with_scope if with_patterns is None else with_patterns:
+        add_pattern_options(parser, checking=checking)
     option(
         "--semantics",
         choices=SEMANTICS_CHOICES,
@@ -129,6 +139,7 @@ def add_crawl_options(
         help="in a recrawl, a page whose sitemap lastmod is older than its last fetch: "
         f"revalidate it, or skip it (default: {_DEFAULTS.sitemaps.sitemap_lastmod})",
     )
+    default = "on; --no-check-... turns it off" if checking else "off; on for `check`"
     for name, what in (
         ("outbound", "links leaving the site, once each, never followed (HEAD, else GET)"),
         ("resources", "the pages' images, stylesheets, scripts, frames and media"),
@@ -136,13 +147,39 @@ def add_crawl_options(
     ):
         option(
             f"--check-{name}",
-            action="store_const",
-            const=True,
+            action=argparse.BooleanOptionalAction,
             default=None,
-            help=f"check {what} (default: off; on for `politecrawl check`)",
+            help=f"check {what} (default: {default})",
         )
     option("--output", type=Path, metavar="FILE", help="append fetched URLs as JSON lines")
     option("--warc", metavar="DIR", help="write every request and response to WARC files in DIR")
     verbosity = parser.add_mutually_exclusive_group()
     verbosity.add_argument("--quiet", "-q", action="store_true", help="no progress display")
     verbosity.add_argument("--verbose", "-v", action="store_true", help="a line per page")
+
+
+def add_pattern_options(parser: argparse.ArgumentParser, *, checking: bool = False) -> None:
+    """``--include`` and ``--exclude``: the ``include`` and ``exclude`` settings of ``[scope]``
+    (C1), with their meaning: each a regular expression searched for (``re.search``) in a
+    URL's canonical form; repeatable; given, they replace the lists of the ``--config`` file."""
+    option = parser.add_argument
+    option(
+        "--include",
+        action="append",
+        metavar="RE",
+        help="crawl only URLs in which this regular expression is found (repeatable: a URL "
+        "must match one); searched in the whole canonical URL, http://host/path?query",
+    )
+    leaving = (
+        "; links leaving the site are checked all the same (the patterns keep pages of the "
+        "site from being crawled, not links from being checked)"
+        if checking
+        else ""
+    )
+    option(
+        "--exclude",
+        action="append",
+        metavar="RE",
+        help="do not fetch URLs in which this regular expression is found (repeatable); "
+        f"an excluded URL is reported as out of scope, with the pattern{leaving}",
+    )

@@ -20,6 +20,7 @@ from types import TracebackType
 from typing import TYPE_CHECKING, TextIO
 
 from politecrawl.politeness import HostQueue, time_left
+from politecrawl.report.model import counted
 from politecrawl.results import CrawlSummary
 from politecrawl.store import FrontierStats
 
@@ -54,7 +55,7 @@ def describe_wait(hosts: list[HostQueue], now: datetime) -> str:
     )
     if waiting:
         reasons = ", ".join(f"{count} {reason}" for reason, count in waiting.most_common())
-        text += f"; {sum(waiting.values())} hosts waiting: {reasons}"
+        text += f"; {counted(sum(waiting.values()), 'host')} waiting: {reasons}"
     return text
 
 
@@ -131,9 +132,10 @@ class ProgressDisplay:
         stats = self._current_stats()
         elapsed = max(time.monotonic() - self._started, 1e-9)
         return (
-            f"politecrawl: {summary.pages} pages ({summary.pages / elapsed:.1f}/s), "
+            f"politecrawl: {counted(summary.pages, 'page')} ({summary.pages / elapsed:.1f}/s), "
             f"{stats.by_state.get('queued', 0)} queued, {stats.by_state.get('leased', 0)} in "
-            f"flight, {summary.errors} errors, {summary.excluded_by_robots} excluded by robots, "
+            f"flight, {counted(summary.errors, 'error')}, {summary.excluded_by_robots} excluded "
+            "by robots, "
             f"{stats.by_state.get('deferred', 0)} deferred, {elapsed:.0f} s"
             + _checked(summary)
             + (f"; time left {self.time_left()}" if self._host_queues else "")
@@ -192,7 +194,7 @@ def _checked(summary: CrawlSummary) -> str:
     """The sitemaps read and links checked so far (S1, L1-L3), when there are any."""
     parts = []
     if summary.sitemaps:
-        parts.append(f"{summary.sitemaps} sitemaps read")
+        parts.append(f"{counted(summary.sitemaps, 'sitemap')} read")
     if summary.checks:
-        parts.append(f"{summary.checks} links checked ({summary.broken_checks} broken)")
+        parts.append(f"{counted(summary.checks, 'link')} checked ({summary.broken_checks} broken)")
     return "; " + ", ".join(parts) if parts else ""

@@ -19,6 +19,7 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any, TextIO
 
+from politecrawl.cli.hints import command
 from politecrawl.cli.options import FLAG_FIELDS
 from politecrawl.cli.progress import ProgressDisplay
 from politecrawl.config import CrawlConfig
@@ -28,7 +29,7 @@ from politecrawl.errors import UserInputError
 from politecrawl.report.model import counted
 from politecrawl.results import CrawlSummary, Excluded, Page
 from politecrawl.seeds import read_seeds
-from politecrawl.store import last_config, open_database, server_advice
+from politecrawl.store import FrontierStats, last_config, open_database, server_advice
 
 EXIT_FINISHED = 0
 EXIT_UNFINISHED = 1
@@ -66,7 +67,7 @@ def run_command(args: argparse.Namespace) -> int:
 
 def resume_command(args: argparse.Namespace) -> int:
     """``politecrawl resume --db``: continue with the configuration stored in the database."""
-    return crawl(_stored_config(args, "resume", "continue"), args, seeds=[])
+    return crawl(_stored_config(args, "resume", "continue"), args, seeds=[], resuming=True)
 
 
 def recrawl_command(args: argparse.Namespace) -> int:
@@ -76,19 +77,19 @@ def recrawl_command(args: argparse.Namespace) -> int:
     return crawl(config, args, seeds=[], recrawl=True, max_age=max_age)
 
 
-def _stored_config(args: argparse.Namespace, command: str, verb: str) -> CrawlConfig:
-    """The configuration of the crawl in ``--db`` with this run's flags and environment on top."""
+def _stored_config(args: argparse.Namespace, name: str, verb: str) -> CrawlConfig:
+    """The configuration of the crawl in ``--db`` with this run's flags and environment on top
+    (``name``: the command's, for messages)."""
     if args.db is None:
-        raise UserInputError(f"{command} needs --db (the crawl to {verb})")
+        raise UserInputError(f"{name} needs --db (the crawl to {verb})")
     database = open_database(args.db, create=False)
     try:
         stored = last_config(database)
     finally:
         database.close()
     if stored is None:
-        raise UserInputError(
-            "no crawl has run in this database yet: use politecrawl run", path=args.db
-        )
+        run = command("run", "SEEDS", "--db", args.db)
+        raise UserInputError(f"no crawl has run in this database yet: use {run}", path=args.db)
     return effective_config(args, stored)
 
 
@@ -112,9 +113,10 @@ def crawl(
     recrawl: bool = False,
     max_age: timedelta | None = None,
     summary_out: TextIO | None = None,
+    resuming: bool = False,
 ) -> int:
     """Run the crawl with a progress display; print the summary (on standard output, or
-    ``summary_out``); return the exit status."""
+    ``summary_out``); return the exit status. ``resuming``: say first what the run continues."""
     interrupted = False
     seed_notes = _SeedNotes(config.crawl.agent)
     with Crawler(config, on_excluded=seed_notes.check) as crawler:
@@ -130,6 +132,11 @@ def crawl(
             print(f"politecrawl: warning: {advice}", file=sys.stderr)
         if seeds:
             crawler.add_seeds(seeds)
+        if resuming:
+            print(
+                f"politecrawl: resuming {config.storage.database}: {resumed(crawler.stats())}",
+                file=sys.stderr,
+            )
         assert crawler.frontier is not None
         seed_notes.seeds = crawler.frontier.seed_urls()
         display = ProgressDisplay(
@@ -160,18 +167,19 @@ def crawl(
                 output.close()
         summary = crawler.summary
     print_summary(summary, summary_out or sys.stdout)
+    database = config.storage.database
     if summary.already_finished:
         print(
-            f"politecrawl: the crawl in {config.storage.database} was already finished "
-            f"({summary.done} URLs fetched, {summary.failed} failed): `politecrawl recrawl "
-            f"--db {config.storage.database}` revisits it, `politecrawl report --db "
-            f"{config.storage.database}` shows what it found",
+            f"politecrawl: the crawl in {database} was already finished "
+            f"({counted(summary.done, 'URL')} fetched, {summary.failed} failed): "
+            f"`{command('recrawl', '--db', database)}` revisits it, "
+            f"`{command('report', '--db', database)}` shows what it found",
             file=sys.stderr,
         )
     if interrupted:
         print(
-            "politecrawl: interrupted; state saved: `politecrawl resume --db "
-            f"{config.storage.database}` continues",
+            f"politecrawl: interrupted; state saved: `{command('resume', '--db', database)}` "
+            "continues",
             file=sys.stderr,
         )
         return EXIT_INTERRUPTED
@@ -209,6 +217,23 @@ class _SeedNotes:
         )
 
 
+def resumed(stats: FrontierStats) -> str:
+    """What a resumed crawl continues, from its frontier's counts: ``174 of 531 URLs done,
+    357 to go (12 of them deferred); 40 more not to be fetched``. Done: fetched in this
+    pass, failed ones included; to go: queued, in flight (a killed run's, back in the queue
+    when their lease ends) and deferred; not to be fetched: excluded by robots.txt or out of
+    scope (every kind of URL counts: pages, checked links, sitemaps)."""
+    states = stats.by_state
+    done = states.get("done", 0) + states.get("failed", 0)
+    to_go = sum(states.get(state, 0) for state in ("queued", "leased", "deferred"))
+    text = f"{done} of {counted(done + to_go, 'URL')} done, {to_go} to go"
+    if deferred := states.get("deferred", 0):
+        text += f" ({deferred} of them deferred)"
+    if left_out := stats.total - done - to_go:
+        text += f"; {left_out} more not to be fetched (robots.txt, scope)"
+    return text
+
+
 def page_record(page: Page) -> dict[str, object]:
     """One line of ``--output``."""
     return {
@@ -228,9 +253,9 @@ def page_record(page: Page) -> dict[str, object]:
 def print_summary(summary: CrawlSummary, out: TextIO) -> None:
     """The end-of-run summary a person reads."""
     print(
-        f"{summary.pages} pages fetched in {summary.duration_seconds:.1f} s: "
+        f"{counted(summary.pages, 'page')} fetched in {summary.duration_seconds:.1f} s: "
         f"{summary.indexable} indexable, {summary.noindex} noindex, {summary.nofollow} nofollow, "
-        f"{summary.redirects} redirects, {summary.errors} errors; "
+        f"{counted(summary.redirects, 'redirect')}, {counted(summary.errors, 'error')}; "
         f"{summary.excluded_by_robots} excluded by robots.txt, {summary.out_of_scope} out of "
         f"scope, {summary.deferred} deferred, {summary.queued} still queued "
         f"({summary.stopped_because}).",
