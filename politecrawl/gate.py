@@ -15,11 +15,11 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import TYPE_CHECKING, Literal, Protocol
 
 from politecrawl.errors import FetchError
-from politecrawl.politeness import robots_delay_seconds, server_end
+from politecrawl.politeness import busy_retry_at, next_start_after, robots_delay_seconds
 from politecrawl.robots import RobotsLimits, RobotsPolicy, Verdict, parse_robots
 from politecrawl.robots.outcome import (
     RobotsOutcome,
@@ -37,7 +37,6 @@ if TYPE_CHECKING:
     from politecrawl.fetch import Fetcher
 
 GateKind = Literal["allowed", "disallowed", "deferred", "robots_first"]
-_MIN_BUSY_RETRY_SECONDS = 0.1
 
 
 @dataclass(frozen=True, slots=True)
@@ -296,8 +295,9 @@ class Gate:
 
     def _next_start(self, cut_short: bool) -> datetime:
         """When a host asked just now may be asked again: the delay after the server's end."""
-        ended = server_end(self.clock.now(), cut_short=cut_short)
-        return ended + timedelta(seconds=self.delay_seconds)
+        return next_start_after(
+            self.clock.now(), delay_seconds=self.delay_seconds, cut_short=cut_short
+        )
 
     def _next_hop(
         self, location: str, host: str, reserved: str | None, *, cut_short: bool
@@ -327,14 +327,16 @@ class Gate:
         process is asking it). That is politeness, not a failure of this robots.txt: it counts
         no attempt, so a busy machine can never use up the origin's attempts (O6) and leave it
         uncrawled; the origin tries again after about one delay."""
-        wait = max(self.delay_seconds, _MIN_BUSY_RETRY_SECONDS)
+        now = self.clock.now()
+        retry_at = busy_retry_at(now, delay_seconds=self.delay_seconds)
+        wait = (retry_at - now).total_seconds()
         return RobotsOutcome(
             "deferred",
             None,
             None,
             f"robots.txt redirects to {host}, which is busy; retry in {wait:g} s (O7)",
             None,
-            self.clock.now() + timedelta(seconds=wait),
+            retry_at,
             failures,
         )
 

@@ -134,3 +134,12 @@ def test_c7_p3_a_failing_url_has_its_own_doubling_retry_schedule():
     )
     capped = url_retry_at(PACE, finished_at=T0, attempts_before=20)
     assert seconds(capped) == PACE.max_backoff_seconds
+
+
+def test_p2_p3_the_pace_carries_what_the_hosts_row_shows():
+    """One pace value: the response time and robots.txt's delay it was decided from travel
+    with it to the host's row (``politecrawl status``)."""
+    paced = pace_after(PACE, finished_at=T0, robots_delay=7.0, response_seconds=0.25)
+    assert (paced.last_response_seconds, paced.crawl_delay_seconds) == (0.25, 7.0)
+    timed_out = pace_after(PACE, finished_at=T0, failure="host")
+    assert (timed_out.last_response_seconds, timed_out.crawl_delay_seconds) == (None, None)

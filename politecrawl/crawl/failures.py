@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from politecrawl.crawl.response_reading import host_pace_record
 from politecrawl.crawl.visit_result import CheckVisit, Ended, PageVisit, VisitResult
 from politecrawl.fetch import HostNotFoundError
 from politecrawl.politeness import Failure, failure_of_status, pace_after, url_retry_at
@@ -158,7 +157,7 @@ class Failures:
             at=finished,
             next_fetch_at=pace.next_start,
             retry_at=retry_at,
-            host_pace=host_pace_record(pace, response_seconds, robots_delay),
+            host_pace=pace,
             kind=kind,
             check_method=check_method,
         )

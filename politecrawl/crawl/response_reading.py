@@ -4,9 +4,9 @@ sitemap and a checked link [C4, T1-T7, S2, S4, L1-L4].
 ``read_page`` parses a page once (title, META robots and X-Robots-Tag, links, canonical,
 anchors) into the ``Page`` consumers see and the outcome and links the frontier records;
 ``read_sitemap`` reads a sitemap's listing; ``outcome_of`` is what any response records;
-``redirect_of`` decides a redirect's next hop (C4); ``host_pace_record`` is a host's pace as
-stored. No requests and no writes: ``visit`` fetches and paces (``failures`` when there is no usable
-answer), the worker records what it returns; these describe.
+``redirect_of`` decides a redirect's next hop (C4). No requests and no writes: ``visit``
+fetches and paces (``failures`` when there is no usable answer), the worker records what it
+returns; these describe.
 """
 
 from __future__ import annotations
@@ -27,14 +27,13 @@ from politecrawl.sitemaps import (
     parse_sitemap,
     read_listing,
 )
-from politecrawl.store import FoundLink, HostPaceRecord, Lease, ends
+from politecrawl.store import FoundLink, Lease, ends
 
 if TYPE_CHECKING:
     from datetime import datetime
 
     from politecrawl.config import CrawlConfig
     from politecrawl.fetch import FetchResult
-    from politecrawl.politeness import HostPace
 
 
 @dataclass(frozen=True, slots=True)
@@ -171,18 +170,3 @@ def read_sitemap(
         return reading
     cut = f"cut off at {config.sitemaps.max_sitemap_bytes} bytes as fetched (C7)"
     return dataclasses.replace(reading, truncated=True, problems=(*reading.problems, cut))
-
-
-def host_pace_record(
-    pace: HostPace, response_seconds: float | None, robots_delay: float
-) -> HostPaceRecord:
-    """A host's pace after a request, as the hosts table keeps it (P2, P3)."""
-    return HostPaceRecord(
-        delay_seconds=pace.delay_seconds,
-        error_streak=pace.error_streak,
-        backoff_seconds=pace.backoff_seconds,
-        last_response_seconds=response_seconds,
-        retry_after_until=pace.retry_after_until,
-        wait_reason=pace.wait_reason,
-        crawl_delay_seconds=robots_delay or None,
-    )

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 
 from politecrawl.crawl.visit_result import CheckVisit, Ended, RobotsVisit
 from politecrawl.fetch import host_not_found_in
-from politecrawl.politeness import pace_after
+from politecrawl.politeness import next_start_after
 from politecrawl.results import Excluded
 from politecrawl.scope import Scope, check_scope
 from politecrawl.sitemaps import SitemapSeed, robots_sitemaps
@@ -65,13 +65,12 @@ class RobotsVisits:
         fetched = self.gate.fetch_robots(lease.origin)
         outcome = fetched.outcome
         finished = self.clock.now()
-        robots_delay = self.gate.robots_delay(lease.origin)
-        next_at = pace_after(
-            self.politeness,
-            finished_at=finished,
-            robots_delay=robots_delay,
+        next_at = next_start_after(
+            finished,
+            delay_seconds=self.politeness.delay_seconds,
+            robots_delay=self.gate.robots_delay(lease.origin),
             cut_short=fetched.cut_short,
-        ).next_start
+        )
         if outcome.kind == "deferred" and not of_site:
             found = self.host_not_found(lease, outcome.reason, next_fetch_at=next_at)
             if found is not None:

@@ -28,7 +28,6 @@ from politecrawl.crawl.checking import request_check
 from politecrawl.crawl.failures import RETRY_STATUSES, Failures
 from politecrawl.crawl.response_reading import (
     PageReading,
-    host_pace_record,
     outcome_of,
     read_page,
     read_sitemap,
@@ -266,8 +265,8 @@ class Visitor:
             )
         pace = self._answered(lease, finished, robots_delay, result)
         if lease.kind == "sitemap":
-            return self._sitemap(lease, result, pace, robots_delay)
-        return self._page(lease, result, finished, pace, robots_delay, becomes=becomes)
+            return self._sitemap(lease, result, pace)
+        return self._page(lease, result, finished, pace, becomes=becomes)
 
     def _answered(
         self,
@@ -294,7 +293,6 @@ class Visitor:
         result: FetchResult,
         finished: datetime,
         pace: HostPace,
-        robots_delay: float,
         *,
         becomes: str | None = None,
     ) -> VisitResult:
@@ -303,9 +301,7 @@ class Visitor:
             self._archive_decision(lease, result.archived_as, reading)
         completion = self._completion(
             lease,
-            result,
             pace,
-            robots_delay,
             reading.outcome,
             links=reading.links,
             follow_links=reading.follow,
@@ -316,9 +312,7 @@ class Visitor:
     def _completion(
         self,
         lease: Lease,
-        result: FetchResult,
         pace: HostPace,
-        robots_delay: float,
         outcome: ends.PageOutcome,
         **recorded: Any,
     ) -> ends.Completed:
@@ -328,8 +322,7 @@ class Visitor:
             lease=lease,
             outcome=outcome,
             next_fetch_at=pace.next_start,
-            host_delay_seconds=pace.delay_seconds,
-            host_pace=host_pace_record(pace, result.elapsed_seconds, robots_delay),
+            host_pace=pace,
             **recorded,
         )
 
@@ -366,15 +359,11 @@ class Visitor:
             result, hops=lease.redirect_hops, max_redirects=self.config.fetching.max_redirects
         )
         outcome = outcome_of(result, too_many, check_method=answer.method, kind=becomes)
-        completion = self._completion(
-            lease, result, pace, robots_delay, outcome, redirect_to=redirect_to
-        )
+        completion = self._completion(lease, pace, outcome, redirect_to=redirect_to)
         broken = too_many is not None or result.status >= 400
         return CheckVisit(completion, broken)
 
-    def _sitemap(
-        self, lease: Lease, result: FetchResult, pace: HostPace, robots_delay: float
-    ) -> SitemapVisit:
+    def _sitemap(self, lease: Lease, result: FetchResult, pace: HostPace) -> SitemapVisit:
         """S2: a sitemap is read, not parsed as a page: what it lists is queued with it (a
         listing, not links), and nothing of it is a page for consumers or counters."""
         seed = self.frontier.sitemap_of(lease) or SitemapSeed(lease.url, "robots", lease.origin)
@@ -383,9 +372,7 @@ class Visitor:
         )
         completion = self._completion(
             lease,
-            result,
             pace,
-            robots_delay,
             outcome_of(result, error),
             redirect_to=redirect_to,
             sitemap=read_sitemap(result, seed, self.config, self.sitemap_limits),

@@ -24,7 +24,6 @@ import contextlib
 import queue
 import threading
 from dataclasses import dataclass
-from datetime import timedelta
 from typing import TYPE_CHECKING
 
 from politecrawl.clock import wait_for_event
@@ -37,6 +36,7 @@ from politecrawl.crawl.visit_result import (
     SitemapVisit,
 )
 from politecrawl.errors import ArchiveError, StoreError
+from politecrawl.politeness import next_start_after
 from politecrawl.results import CrawlSummary, Excluded, Page
 from politecrawl.store import Frontier, Lease, Wait, ends, is_database_error, worker_id
 
@@ -240,8 +240,11 @@ class Workers:
         its delay from now (P2)."""
         with contextlib.suppress(Exception):  # the worker's own error is the one reported
             now = self.clock.now()
-            delay = max(self.delay_seconds, self.visitor.gate.robots_delay(lease.origin))
-            next_fetch_at = now + timedelta(seconds=delay)
+            next_fetch_at = next_start_after(
+                now,
+                delay_seconds=self.delay_seconds,
+                robots_delay=self.visitor.gate.robots_delay(lease.origin),
+            )
             end: ends.LeaseEnd
             if is_database_error(error) or isinstance(error, ArchiveError):
                 end = ends.Released(lease, next_fetch_at)

@@ -112,7 +112,7 @@ crawl_runs_table = Table(
 
 # A row of ``hosts``: a host name (ports share it), the unit of politeness (P1-P3).
 #
-# Not ``HostPaceRecord``, the value a visit hands over to be written into this row.
+# Not ``politeness.HostPace``, the value a visit hands over to be written into this row.
 hosts_table = Table(
     "hosts",
     metadata,

@@ -14,7 +14,8 @@ from sqlalchemy import text
 
 from politecrawl.html import parse_html
 from politecrawl.links import extract_links
-from politecrawl.store import Frontier, HostPaceRecord, Lease, LinkOut, Wait, ends, open_database
+from politecrawl.politeness import HostPace
+from politecrawl.store import Frontier, Lease, LinkOut, Wait, ends, open_database
 from politecrawl.testing import FakeClock
 
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
@@ -158,11 +159,11 @@ def _slow_and_fast_finished(frontier: Frontier, *, slow_at: float, fast_at: floa
     first, second = claim(frontier, 0), claim(frontier, 0, "w2")
     slow, fast = sorted((first, second), key=lambda lease: lease.host != "slow.example")
     frontier.record(
-        ends.Completed(slow, ends.PageOutcome(200), at(slow_at + 2.0), host_delay_seconds=2.0),
+        ends.Completed(slow, ends.PageOutcome(200), at(slow_at + 2.0), host_pace=pace(delay=2.0)),
         now=at(slow_at),
     )
     frontier.record(
-        ends.Completed(fast, ends.PageOutcome(200), at(fast_at), host_delay_seconds=0.0),
+        ends.Completed(fast, ends.PageOutcome(200), at(fast_at), host_pace=pace(delay=0.0)),
         now=at(fast_at),
     )
 
@@ -428,9 +429,10 @@ def test_fail_with_retry_then_final(frontier, database):
     assert tuple(row) == ("failed", 2, 503, "503 Service Unavailable")
 
 
-def pace(error_streak: int) -> HostPaceRecord:
-    """The host's pace after a request: failed ``error_streak`` times in a row (0: a success)."""
-    return HostPaceRecord(1.0, error_streak, 0.0, None, None, "delay")
+def pace(error_streak: int = 0, *, delay: float = 1.0) -> HostPace:
+    """The host's pace after a request: failed ``error_streak`` times in a row (0: a success),
+    ``delay`` seconds between requests (its next start is the lease end's own)."""
+    return HostPace(delay, T0, error_streak, 0.0, None, "delay")
 
 
 def fail_then_queue_deeper(frontier: Frontier) -> None:

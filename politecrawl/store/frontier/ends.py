@@ -23,8 +23,9 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, TypeAlias
 
+from politecrawl.politeness import HostPace
 from politecrawl.sitemaps import SitemapReading, SitemapSeed
-from politecrawl.store.frontier.values import FoundLink, HostPaceRecord, Lease
+from politecrawl.store.frontier.values import FoundLink, Lease
 from politecrawl.store.schema import LEASED, QUEUED, URL_STATES
 
 __all__ = [
@@ -74,8 +75,7 @@ class Completed:
     lease: Lease
     outcome: PageOutcome
     next_fetch_at: datetime
-    host_delay_seconds: float | None = None
-    host_pace: HostPaceRecord | None = None
+    host_pace: HostPace | None = None
     links: tuple[FoundLink, ...] = ()
     follow_links: bool = True
     """Links are recorded (for reports) whether followed or not; only followable ones (this,
@@ -102,8 +102,7 @@ class Failed:
     next_fetch_at: datetime
     retry_at: datetime | None = None
     status: int | None = None
-    host_delay_seconds: float | None = None
-    host_pace: HostPaceRecord | None = None
+    host_pace: HostPace | None = None
     kind: str | None = None
     check_method: str | None = None
 

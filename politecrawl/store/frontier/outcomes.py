@@ -15,6 +15,7 @@ from typing import Any
 
 from sqlalchemy import Connection, select, update
 
+from politecrawl.politeness import HostPace
 from politecrawl.sitemaps import SitemapReading, SitemapSeed
 from politecrawl.store.frontier import statements as sql
 from politecrawl.store.frontier.ends import (
@@ -29,7 +30,7 @@ from politecrawl.store.frontier.ends import (
 )
 from politecrawl.store.frontier.enqueue import Enqueuer
 from politecrawl.store.frontier.link_sorting import SortedLinks
-from politecrawl.store.frontier.values import HostPaceRecord, Lease
+from politecrawl.store.frontier.values import Lease, pace_columns
 from politecrawl.store.schema import (
     DEFERRED,
     DONE,
@@ -93,8 +94,7 @@ def finish_lease(
     values: dict[str, Any],
     next_fetch_at: datetime | None,
     *,
-    host_delay_seconds: float | None = None,
-    host_pace: HostPaceRecord | None = None,
+    host_pace: HostPace | None = None,
 ) -> bool:
     """Record ``values`` on a leased URL and free its host with its next start time
     (``None``: no request was made, the host gets back the slot it was due at); False, and
@@ -107,12 +107,10 @@ def finish_lease(
         return False  # the lease expired and was handed out again: not ours to record
     host_values: dict[str, Any] = {"host_name": lease.host}
     if host_pace is not None:
-        for column, value in host_pace.columns().items():
+        for column, value in pace_columns(host_pace).items():
             host_values[column] = sql.epoch(value) if isinstance(value, datetime) else value
     if values.get("state") == QUEUED:
         host_values["active"] = True
-    if host_delay_seconds is not None:
-        host_values["delay_seconds"] = host_delay_seconds
     if next_fetch_at is None:
         host_values["claimed_at"] = sql.epoch(lease.claimed_at)
         sql.free_unused_host.rowcount(connection, host_values)
@@ -185,14 +183,12 @@ def record(
     taken). False, and nothing written, when the lease had been lost."""
     lease = end.lease
     pace = end.host_pace if isinstance(end, Completed | Failed) else None
-    delay = end.host_delay_seconds if isinstance(end, Completed | Failed) else None
     next_fetch_at = None if isinstance(end, Kept) else end.next_fetch_at
     if not finish_lease(
         connection,
         lease,
         columns(end, now),
         next_fetch_at,
-        host_delay_seconds=delay,
         host_pace=pace,
     ):
         return False

@@ -9,6 +9,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Protocol, TypeAlias
 
+from politecrawl.politeness import HostPace
+
 Now: TypeAlias = datetime | Callable[[], datetime]
 """The time of a claim: a moment, or what tells it (a clock's ``now``). A function is asked
 when the claim runs, inside its write transaction (on SQLite, once it holds the write lock): a
@@ -77,32 +79,18 @@ class AddResult:
     """``(url, reason)`` for URLs that are not crawlable URLs."""
 
 
-@dataclass(frozen=True, slots=True)
-class HostPaceRecord:
-    """A host's pace after a request, stored on its row so that every worker and process
-    (and a resumed run) paces it alike (P2, P3), and ``politecrawl status`` can say why it
-    waits. ``politeness.pace_after`` decides it."""
-
-    delay_seconds: float
-    error_streak: int
-    backoff_seconds: float
-    last_response_seconds: float | None
-    retry_after_until: datetime | None
-    wait_reason: str
-    crawl_delay_seconds: float | None = None
-    """What the host's robots.txt asks between requests (Crawl-delay, Request-rate)."""
-
-    def columns(self) -> dict[str, object]:
-        """The ``hosts`` columns and their values."""
-        return {
-            "delay_seconds": self.delay_seconds,
-            "error_streak": self.error_streak,
-            "backoff_seconds": self.backoff_seconds,
-            "last_response_seconds": self.last_response_seconds,
-            "retry_after_until": self.retry_after_until,
-            "wait_reason": self.wait_reason,
-            "crawl_delay_seconds": self.crawl_delay_seconds,
-        }
+def pace_columns(pace: HostPace) -> dict[str, object]:
+    """The ``hosts`` columns a host's pace sets, and their values (its next start is written
+    apart: a lease's end may keep a later one, ``statements.free_host``)."""
+    return {
+        "delay_seconds": pace.delay_seconds,
+        "error_streak": pace.error_streak,
+        "backoff_seconds": pace.backoff_seconds,
+        "last_response_seconds": pace.last_response_seconds,
+        "retry_after_until": pace.retry_after_until,
+        "wait_reason": pace.wait_reason,
+        "crawl_delay_seconds": pace.crawl_delay_seconds,
+    }
 
 
 class FoundLink(Protocol):
