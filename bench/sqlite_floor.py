@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 # politecrawl's own setting, so that both frontiers copy their logs back as often.
-from politecrawl.store.database import _WAL_AUTOCHECKPOINT_PAGES
+from politecrawl.store.dialects import _WAL_AUTOCHECKPOINT_PAGES
 from politecrawl.urls import url_key
 
 _SCHEMA = """

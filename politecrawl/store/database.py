@@ -22,7 +22,6 @@ from __future__ import annotations
 import os
 import random
 import sqlite3
-import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import closing, contextmanager, suppress
@@ -39,20 +38,22 @@ from sqlalchemy import (
     PrimaryKeyConstraint,
     String,
     Table,
-    create_engine,
-    event,
     inspect,
 )
 from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import (
     ArgumentError,
     DBAPIError,
-    DisconnectionError,
-    NoSuchModuleError,
-    OperationalError,
 )
 
 from politecrawl.errors import StoreError
+from politecrawl.store.dialects import (
+    WriterLock,
+    engine_for,
+    is_retryable,
+    lock_for_migration,
+    writer_lock,
+)
 from politecrawl.store.schema import metadata
 
 if TYPE_CHECKING:
@@ -70,21 +71,8 @@ VERSION_TABLE = "politecrawl_version"
 SCHEMA_HEAD = "0006"
 _VERSION_QUERY = f"SELECT version_num FROM {VERSION_TABLE}"  # noqa: S608 (constants only)
 _SQLITE_HEADER = b"SQLite format 3\x00"
-_BUSY_TIMEOUT_MS = 30_000
-# SQLite copies its log back into the database inside the commit that takes the log past this
-# many pages (1,000 by default), syncing both files while the crawl's writer lock is held. A
-# page with 40 links writes about 30 pages of log, so by default every 33rd page stalled every
-# writer; fewer, larger checkpoints copy a hot page (a host's row, an index's upper levels) once
-# for many commits. The log grows to 40 MB (4 KB pages) before it is reused, and with
-# synchronous=NORMAL a power cut may lose the commits since the last checkpoint (README).
-_WAL_AUTOCHECKPOINT_PAGES = 10_000
-_MIGRATION_LOCK_ID = 7_061_223_009  # any constant: politecrawl's PostgreSQL advisory lock
-# SQLSTATEs after which PostgreSQL expects the whole transaction to be tried again.
-_RETRYABLE_SQLSTATES = frozenset(("40P01", "40001"))  # deadlock_detected, serialization_failure
 _ATTEMPTS = 8
 _FIRST_BACKOFF_SECONDS = 0.005
-PING_AFTER_IDLE_SECONDS = 1.0
-"""A PostgreSQL connection idle in the pool this long is checked before it is used again."""
 
 T = TypeVar("T")
 
@@ -96,20 +84,6 @@ def is_database_error(error: BaseException) -> bool:
     return type(error).__module__.split(".")[0] in ("psycopg", "psycopg2")
 
 
-def is_retryable(error: BaseException) -> bool:
-    """True for an error after which the same transaction, tried again, may well succeed:
-    a PostgreSQL deadlock victim or serialization failure, or SQLite still locked after its
-    busy time-out. ``error`` may come from SQLAlchemy or straight from the driver."""
-    original = error.orig if isinstance(error, DBAPIError) else error
-    code = getattr(original, "sqlstate", None) or getattr(original, "pgcode", None)  # psycopg2
-    if code in _RETRYABLE_SQLSTATES:
-        return True
-    is_sqlite_lock = isinstance(original, sqlite3.OperationalError) or isinstance(
-        error, OperationalError
-    )
-    return is_sqlite_lock and "database is locked" in str(original)
-
-
 @dataclass(frozen=True, slots=True)
 class DatabaseSettings:
     """How to open the crawl database."""
@@ -118,49 +92,6 @@ class DatabaseSettings:
     """SQLite: ``synchronous=FULL``, so that not even a power cut loses a commit (slower)."""
     pool_size: int = 8
     """Connections kept per process (one per worker thread is enough)."""
-
-
-class WriterLock:
-    """SQLite: one write transaction at a time, across the threads and processes of a crawl,
-    handed over at once. Without it writers meet at SQLite's own lock, whose busy handler
-    sleeps (1, 2, 5, 10 ... 100 ms) while the lock is free again: two processes on one file
-    then spent more time asleep than crawling. A process's threads take a ``threading.Lock``;
-    processes take ``flock`` on a file beside the database (``<database>-lock``), which the
-    kernel hands to the next waiter when it is released, or when its holder dies. Where that
-    file cannot be made (a read-only directory), SQLite's own lock alone decides."""
-
-    def __init__(self, path: Path | None) -> None:
-        self._path = path
-        self._threads = threading.Lock()
-        self._file: int | None = None
-        self._opened = False
-
-    @contextmanager
-    def held(self) -> Iterator[None]:
-        with self._threads:
-            descriptor = self._descriptor()
-            if descriptor is None:
-                yield
-                return
-            fcntl.flock(descriptor, fcntl.LOCK_EX)  # type: ignore[attr-defined, unused-ignore]
-            try:
-                yield
-            finally:
-                fcntl.flock(descriptor, fcntl.LOCK_UN)  # type: ignore[attr-defined, unused-ignore]
-
-    def _descriptor(self) -> int | None:
-        if not self._opened:
-            self._opened = True
-            if self._path is not None and fcntl is not None:
-                with suppress(OSError):
-                    self._file = os.open(self._path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
-        return self._file
-
-    def close(self) -> None:
-        with self._threads:
-            if self._file is not None:
-                os.close(self._file)
-            self._file = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -357,70 +288,9 @@ def _check_tables(tables: set[str], current: str | None, shown: str) -> None:
         )
 
 
-def _install_sqlite_settings(engine: Engine, settings: DatabaseSettings) -> None:
-    synchronous = "FULL" if settings.synchronous_full else "NORMAL"
-
-    @event.listens_for(engine, "connect")
-    def _on_connect(dbapi_connection: Any, _record: Any) -> None:
-        dbapi_connection.isolation_level = None  # Database.transaction() issues BEGIN itself
-        cursor = dbapi_connection.cursor()
-        cursor.execute(f"PRAGMA busy_timeout = {_BUSY_TIMEOUT_MS}")
-        cursor.execute("PRAGMA journal_mode = WAL")
-        cursor.execute(f"PRAGMA synchronous = {synchronous}")
-        cursor.execute(f"PRAGMA wal_autocheckpoint = {_WAL_AUTOCHECKPOINT_PAGES}")
-        cursor.execute("PRAGMA foreign_keys = ON")
-        cursor.close()
-
-
-def _ping_connections_left_idle(engine: Engine) -> None:
-    """Before a pooled connection that sat idle for ``PING_AFTER_IDLE_SECONDS`` is handed out,
-    check that the server still has it, and replace it when not (a restarted server, an idle
-    time-out, a connection an administrator ended).
-
-    SQLAlchemy's ``pool_pre_ping`` does this on every checkout: on a crawl that is two round
-    trips a page, and as many of the server's commits (measured: 3.9 commits a request with
-    it, 1.95 without; 5.0 ms of server CPU a request against 4.5). A connection handed back
-    within the second has just worked."""
-
-    @event.listens_for(engine, "checkin")
-    def _checked_in(_dbapi_connection: Any, record: Any) -> None:
-        record.info["idle_since"] = time.monotonic()
-
-    @event.listens_for(engine, "checkout")
-    def _checked_out(dbapi_connection: Any, record: Any, _proxy: Any) -> None:
-        idle_since = record.info.pop("idle_since", None)
-        if idle_since is None or time.monotonic() - idle_since < PING_AFTER_IDLE_SECONDS:
-            return
-        try:
-            engine.dialect.do_ping(dbapi_connection)
-        except Exception as error:
-            # The pool closes this connection and hands out a new one.
-            raise DisconnectionError(str(error)) from error
-
-
-def _create_engine(url: URL, settings: DatabaseSettings) -> Engine:
-    try:
-        if url.get_backend_name() == "sqlite":
-            engine = create_engine(
-                url,
-                connect_args={"check_same_thread": False, "timeout": _BUSY_TIMEOUT_MS / 1000},
-                pool_size=settings.pool_size,
-            )
-            _install_sqlite_settings(engine, settings)
-            return engine
-        engine = create_engine(url, pool_size=settings.pool_size)
-        _ping_connections_left_idle(engine)
-        return engine
-    except (NoSuchModuleError, ImportError) as error:
-        raise StoreError(f"no driver for {url.drivername}: {error}") from None
-
-
 def _check_and_migrate(database: Database, shown: str, *, create: bool) -> None:
     with database.transaction() as connection:
-        if connection.dialect.name == "postgresql":
-            # Workers starting together on an empty database must not all create the schema:
-            # the first migrates, the others wait here and then find it done.
-            connection.exec_driver_sql(f"SELECT pg_advisory_xact_lock({_MIGRATION_LOCK_ID})")
+        lock_for_migration(connection)
         tables = set(inspect(connection).get_table_names())
         current = None
         if VERSION_TABLE in tables:
@@ -457,14 +327,6 @@ def _create_at_head(connection: Connection) -> None:
     connection.execute(version.insert().values(version_num=SCHEMA_HEAD))
 
 
-def _writer_lock(url: URL) -> WriterLock | None:
-    if url.get_backend_name() != "sqlite":
-        return None
-    if url.database in (None, "", ":memory:"):
-        return WriterLock(None)
-    return WriterLock(Path(f"{url.database}-lock"))
-
-
 def open_database(
     target: str, settings: DatabaseSettings | None = None, *, create: bool = True
 ) -> Database:
@@ -479,8 +341,10 @@ def open_database(
     shown = target if "://" not in target else url.render_as_string(hide_password=True)
     if url.get_backend_name() == "sqlite" and url.database not in (None, "", ":memory:"):
         _check_sqlite_file(Path(url.database), shown, create=create)
-    engine = _create_engine(url, settings)
-    database = Database(engine, shown, _writer_lock(url))
+    engine = engine_for(
+        url, synchronous_full=settings.synchronous_full, pool_size=settings.pool_size
+    )
+    database = Database(engine, shown, writer_lock(url))
     try:
         _check_and_migrate(database, shown, create=create)
     except DBAPIError as error:

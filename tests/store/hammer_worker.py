@@ -3,8 +3,9 @@
 Usage: hammer_worker.py DATABASE LOG [--threads N] [--delay S] [--work S] [--together]
                         [--ahead S]
 
-``--together``: each thread records a page with its next claim (``Frontier.record`` with ``claim_for``, as the
-crawl does), so that on SQLite the pages of several threads share a transaction (group commit).
+``--together``: each thread records a page with its next claim (``Frontier.record`` with
+``claim_for``, as the crawl does), so that on SQLite the pages of several threads share a
+transaction (group commit).
 ``--ahead``: with ``--together``, claims may take a host due that many seconds later, and the
 thread waits for its lease's start before its "request", as the crawl's workers do.
 

@@ -422,7 +422,7 @@ def test_c5_a_pooled_connection_is_checked_only_after_it_sat_idle(monkeypatch):
     import psycopg
     from tests.store.conftest import POSTGRES_DSN, require_postgres
 
-    from politecrawl.store import database as database_module
+    from politecrawl.store import dialects as database_module
 
     require_postgres()
     targets = postgres_schema_url()

@@ -15,7 +15,7 @@ import pytest
 from sqlalchemy import text
 
 from politecrawl.store import Frontier, Lease, Wait, ends, is_database_error
-from politecrawl.store.database import is_retryable
+from politecrawl.store.dialects import is_retryable
 
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
 

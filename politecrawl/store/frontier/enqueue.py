@@ -18,6 +18,7 @@ from datetime import datetime
 from sqlalchemy import Connection
 
 from politecrawl.sitemaps import SitemapReading, SitemapSeed
+from politecrawl.store.dialects import flags_as_int
 from politecrawl.store.frontier import statements as sql
 from politecrawl.store.frontier.known_urls import KnownUrlIds
 from politecrawl.store.frontier.link_sorting import (
@@ -55,6 +56,7 @@ class Enqueuer:
         )
         self.pass_number = pass_number
         self.is_sqlite = is_sqlite
+        self._flags_as_int = flags_as_int("sqlite" if is_sqlite else "postgresql")
         self.known = KnownUrlIds()
 
     def committed(self) -> None:
@@ -195,7 +197,7 @@ class Enqueuer:
             )
         ids = self._ids_of(connection, links.recorded)
         sql.insert_link_to_id.many(
-            connection, link_rows(from_id, links.recorded, ids, flags_as_int=self.is_sqlite)
+            connection, link_rows(from_id, links.recorded, ids, flags_as_int=self._flags_as_int)
         )
         sql.insert_fragment.many(
             connection,

@@ -34,7 +34,7 @@ from typing import Any, Generic, TypeVar
 from sqlalchemy import Connection
 
 from politecrawl.errors import StoreError
-from politecrawl.store.database import is_retryable
+from politecrawl.store.dialects import is_retryable
 
 __all__ = ["GroupCommit"]
 

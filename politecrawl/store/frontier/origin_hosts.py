@@ -15,8 +15,8 @@ from datetime import datetime
 from typing import Any, Generic, TypeVar
 
 from sqlalchemy import Connection, select
-from sqlalchemy.dialects import postgresql, sqlite
 
+from politecrawl.store.dialects import insert_for
 from politecrawl.store.reading.rows import chunks
 from politecrawl.store.schema import hosts_table as _hosts, origins_table as _origins
 
@@ -73,7 +73,7 @@ class OriginHostIds:
     def __init__(
         self, is_sqlite: bool, *, default_delay_seconds: float, max_in_flight_per_host: int
     ) -> None:
-        self._insert = sqlite.insert if is_sqlite else postgresql.insert
+        self._insert = insert_for("sqlite" if is_sqlite else "postgresql")
         self.default_delay_seconds = default_delay_seconds
         self.max_in_flight_per_host = max_in_flight_per_host
         self.hosts: _Ids[int] = _Ids()

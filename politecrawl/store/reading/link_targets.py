@@ -18,29 +18,20 @@ from __future__ import annotations
 
 import contextlib
 
-from sqlalchemy import Connection, inspect, text
 from sqlalchemy.exc import DBAPIError
 
 from politecrawl.store.database import Database
+from politecrawl.store.dialects import change_index, index_is_ready
 
 INDEX_NAME = "ix_links_to_id"
 _BUILD = f"CREATE INDEX {{how}}IF NOT EXISTS {INDEX_NAME} ON links (to_id)"
 _DROP = f"DROP INDEX {{how}}IF EXISTS {INDEX_NAME}"
-_POSTGRES_VALID = text(
-    "SELECT i.indisvalid FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid "
-    "JOIN pg_namespace n ON n.oid = c.relnamespace "
-    "WHERE c.relname = :name AND n.nspname = current_schema()"
-)
 
 
 def has_link_target_index(database: Database) -> bool:
     """Whether the links are indexed by target now (on PostgreSQL: a finished, valid index)."""
     with database.engine.connect() as connection:
-        if connection.dialect.name == "postgresql":
-            return bool(connection.execute(_POSTGRES_VALID, {"name": INDEX_NAME}).scalar())
-        return any(
-            index["name"] == INDEX_NAME for index in inspect(connection).get_indexes("links")
-        )
+        return index_is_ready(connection, INDEX_NAME, "links")
 
 
 def ensure_link_target_index(database: Database) -> None:
@@ -49,26 +40,11 @@ def ensure_link_target_index(database: Database) -> None:
         return
     # Built by another process at the same moment, or not ours to build: read without it.
     with contextlib.suppress(DBAPIError):
-        _schema_change(database, _BUILD)
+        change_index(database, _BUILD)
 
 
 def drop_link_target_index(database: Database) -> None:
     """Drop the index for a crawl run's writes. A database whose index cannot be dropped is
     crawled with it, as before 0006: slower, never wrong."""
     with contextlib.suppress(DBAPIError):
-        _schema_change(database, _DROP)
-
-
-def _schema_change(database: Database, statement: str) -> None:
-    """``statement`` with ``CONCURRENTLY`` on PostgreSQL (outside a transaction, as it must
-    be); in a write transaction on SQLite."""
-    if database.engine.dialect.name == "postgresql":
-        with database.engine.connect() as connection:
-            autocommit = connection.execution_options(isolation_level="AUTOCOMMIT")
-            autocommit.execute(text(statement.format(how="CONCURRENTLY ")))
-        return
-
-    def change(connection: Connection) -> None:
-        connection.execute(text(statement.format(how="")))
-
-    database.run(change)
+        change_index(database, _DROP)
