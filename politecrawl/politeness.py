@@ -81,7 +81,8 @@ class HostPace:
 
 
 class _Rate(Protocol):
-    """A Request-rate (``robots.RequestRate``): ``requests`` every ``seconds``."""
+    """A Request-rate (``robots.RequestRate``): ``requests`` every ``seconds``. Described, not
+    imported: ``robots`` sits above this module (its outcomes take their retries from here)."""
 
     @property
     def requests(self) -> int: ...

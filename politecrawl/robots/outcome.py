@@ -18,6 +18,7 @@ from typing import Literal
 
 from politecrawl.config.robots_values import OutcomeSettings
 from politecrawl.httpdates import parse_http_date
+from politecrawl.politeness import robots_retry_at
 
 OutcomeKind = Literal["parsed", "allow_all", "disallow_all", "deferred"]
 _MAX_AGE = re.compile(r"(?:^|,)\s*(?:s-maxage|max-age)\s*=\s*\"?(\d+)", re.IGNORECASE)
@@ -156,9 +157,17 @@ def outcome_of_failure(
     retry_after_seconds: float | None = None,
 ) -> RobotsOutcome:
     """O6: a temporary failure defers the origin; retries back off (1 s, doubling; a longer
-    Retry-After wins) until ``max_attempts`` are used, then the origin waits for the next run."""
+    Retry-After wins: ``politeness.robots_retry_at``) until ``max_attempts`` are used, then the
+    origin waits for the next run."""
     failures = failures_before + 1
-    if failures >= settings.max_attempts:
+    retry_at = robots_retry_at(
+        now,
+        failures=failures,
+        retry_seconds=settings.retry_seconds,
+        max_attempts=settings.max_attempts,
+        retry_after_seconds=retry_after_seconds,
+    )
+    if retry_at is None:
         return RobotsOutcome(
             "deferred",
             status,
@@ -168,14 +177,14 @@ def outcome_of_failure(
             None,
             failures,
         )
-    wait = max(settings.retry_seconds * 2.0 ** (failures - 1), retry_after_seconds or 0.0)
+    wait = (retry_at - now).total_seconds()
     return RobotsOutcome(
         "deferred",
         status,
         None,
         f"{error}: robots.txt temporarily unavailable; retry in {wait:g} s (O6)",
         None,
-        now + timedelta(seconds=wait),
+        retry_at,
         failures,
     )
 
