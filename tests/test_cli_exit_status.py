@@ -18,6 +18,8 @@ from pathlib import Path
 
 import pytest
 
+import politecrawl
+
 OPEN_ROBOTS = "User-agent: *\nDisallow:\n"
 
 
@@ -147,22 +149,44 @@ def test_the_common_limits_have_flags():
 
 @pytest.mark.timeout(180)
 def test_the_demo_keeps_its_database_where_the_user_can_open_it_again(tmp_path):
+    # As after `make demo`: the program is the environment's script, and not on PATH.
+    script = Path(sys.executable).parent / "politecrawl"
+    program = [str(script)] if script.is_file() else [sys.executable, "-m", "politecrawl"]
+    env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(Path(politecrawl.__file__).parents[1])}
     demo = subprocess.run(
-        [sys.executable, "-m", "politecrawl", "demo"],
+        [*program, "demo"],
         capture_output=True,
         text=True,
         timeout=170,
         cwd=tmp_path,
+        env=env,
         check=False,
     )
     assert demo.returncode == 0, demo.stderr
     assert "The crawl is in politecrawl-demo.db" in demo.stdout
-    status = subprocess.run(
-        [sys.executable, "-m", "politecrawl", "status", "--db", "politecrawl-demo.db"],
+    # The closing hint works as printed, in the shell the demo ran from.
+    hint = re.search(r"try `([^`]+)`", demo.stdout)
+    assert hint is not None, demo.stdout
+    assert not hint[1].startswith("politecrawl "), hint[1]  # not on PATH: its path is given
+    report = subprocess.run(
+        hint[1],
+        shell=True,
         capture_output=True,
         text=True,
         timeout=60,
         cwd=tmp_path,
+        env=env,
+        check=False,
+    )
+    assert report.returncode == 0, report.stderr
+    assert (tmp_path / "report.html").read_text().lstrip().lower().startswith("<!doctype html>")
+    status = subprocess.run(
+        [*program, "status", "--db", "politecrawl-demo.db"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=tmp_path,
+        env=env,
         check=False,
     )
     assert status.returncode == 0, status.stderr

@@ -86,6 +86,6 @@ def _politeness(requests: list[tuple[float, str, str]]) -> str:
     for origin, times in sorted(by_origin.items()):
         times.sort()
         gaps = [later - earlier for earlier, later in itertools.pairwise(times)]
-        smallest = f"{min(gaps):.3f} s" if gaps else "one request"
-        lines.append(f"  {origin}: {counted(len(times), 'request')}, {smallest}")
+        smallest = f", {min(gaps):.3f} s" if gaps else ""
+        lines.append(f"  {origin}: {counted(len(times), 'request')}{smallest}")
     return "\n".join(lines)
