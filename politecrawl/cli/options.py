@@ -139,7 +139,7 @@ def add_crawl_options(
         help="in a recrawl, a page whose sitemap lastmod is older than its last fetch: "
         f"revalidate it, or skip it (default: {_DEFAULTS.sitemaps.sitemap_lastmod})",
     )
-    default = "on; --no-check-... turns it off" if checking else "off; on for `check`"
+    default = "on" if checking else "off; on for `politecrawl check`"
     for name, what in (
         ("outbound", "links leaving the site, once each, never followed (HEAD, else GET)"),
         ("resources", "the pages' images, stylesheets, scripts, frames and media"),
@@ -168,13 +168,15 @@ def add_pattern_options(parser: argparse.ArgumentParser, *, checking: bool = Fal
         action="append",
         metavar="RE",
         help="crawl only URLs in which this regular expression is found (repeatable: a URL "
-        "must match one); searched in the whole canonical URL, http://host/path?query",
+        f"must match one; {'the site URL' if checking else 'the seeds'} too); searched in the "
+        "whole canonical URL, https://host/path?query",
     )
+    # The patterns narrow the crawl: a link leaving the site is out of it already, and its
+    # check (L1) is not the crawl's to narrow (scope.check_scope judges the origin first).
     leaving = (
-        "; links leaving the site are checked all the same (the patterns keep pages of the "
-        "site from being crawled, not links from being checked)"
+        "; links leaving the site are checked all the same (--no-check-outbound: none)"
         if checking
-        else ""
+        else "; with --check-outbound, links leaving the site are checked all the same"
     )
     option(
         "--exclude",
