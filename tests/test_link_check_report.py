@@ -473,7 +473,9 @@ def test_l1_l4_html_has_a_section_per_finding_escaped(report):
     assert f'<a href="{E}/gone" rel="noreferrer noopener">' in html
     assert '<a class="card" href="#missing_fragments">' in html
     # Broken links are an alarm; redirects to update are not.
-    assert '<h2>Broken outbound links and resources <span class="count nonzero">4</span>' in html
+    assert (
+        '<h2>Broken outbound links and resources <span class="count nonzero bad">4</span>' in html
+    )
     assert '<h2>Redirects to update <span class="count">3</span></h2>' in html
 
 
@@ -588,7 +590,9 @@ def test_l1_checking_on_with_nothing_to_check_shows_empty_sections(tmp_path, con
     database.close()
     assert report.checks.enabled is enabled
     text = render_text(report)
-    assert ("Broken outbound links and resources (0)\n" in text) is enabled
+    nothing = next(line for line in text.splitlines() if line.startswith("  Nothing found: "))
+    assert ("Broken outbound links and resources" in nothing) is enabled  # named, no table
+    assert "Broken outbound links and resources (" not in text
     assert ("\nLink checks: outbound links" in text) is not enabled
 
 

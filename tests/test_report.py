@@ -27,6 +27,7 @@ from politecrawl.errors import UserInputError
 from politecrawl.report import build_report, render_csv, render_history, render_json, render_text
 from politecrawl.report.html import render_html
 from politecrawl.report.model import (
+    SECTION_TITLES,
     BrokenLink,
     ChainStep,
     DeferredOrigin,
@@ -383,17 +384,26 @@ def test_m7_the_disagreement_section_counts_what_strict_skipped(report):
     assert f'<p class="note">{note}</p>' in render_html(report)
 
 
-def test_text_says_none_for_empty_sections(tmp_path):
+def test_text_names_the_empty_sections_in_one_line(tmp_path):
     database = open_database(str(tmp_path / "empty.db"))
     text = render_text(build_report(database, agent=AGENT))
     database.close()
-    assert "Broken links (0)\n  none\n" in text
-    assert "Draft and RFC 9309 disagree (0)\n  none\n" in text
+    nothing = [line for line in text.splitlines() if "Nothing found" in line]
+    assert nothing == ["  Nothing found: " + ", ".join(SECTION_TITLES.values())]
+    assert "Broken links (" not in text  # no empty table
+    assert "(0)" not in text
 
 
 def test_csv_has_one_row_per_finding(report):
     rows = list(csv.reader(io.StringIO(render_csv(report))))
     assert rows[0] == ["section", "url", "status", "reason", "detail", "related_url"]
+    assert rows[1][:4] == [
+        "summary",
+        f"{A} http://b.test http://c.test http://d.test",
+        "",
+        ("2 broken links found: 2 broken pages."),
+    ]
+    assert rows[1][4].startswith("crawled no run recorded; 13 pages fetched; Pass 1 is incomplete")
     by_section: dict[str, list[list[str]]] = {}
     for row in rows[1:]:
         assert len(row) == 6
@@ -433,6 +443,7 @@ def test_csv_has_one_row_per_finding(report):
     ]
     counts = {key: len(value) for key, value in by_section.items()}
     assert counts == {
+        "summary": 1,  # first: the site, the verdict, when, the pass
         "broken_links": 3,
         "redirect_chains": 2,
         "robots_excluded": 3,
@@ -454,7 +465,14 @@ NO_LINK_DETAIL = {"text": None, "line": None, "resource": False, "redirect": Fal
 def test_json_is_stable_with_iso_times(report):
     text = render_json(report)
     data = json.loads(text)
-    assert list(data) == sorted(data)
+    assert list(data) == ["summary", *sorted(set(data) - {"summary"})]  # what matters first
+    assert data["summary"]["broken_count"] == 2
+    assert data["summary"]["broken"][0] == {
+        "url": f"{A}/gone",
+        "problem": HOSTILE_ERROR,
+        "linked_from": 1,
+        "from_pass": None,
+    }
     assert data["totals"]["done"] == 12
     assert data["counts"]["broken_links"] == 2
     assert data["broken_links"][1] == {
@@ -505,8 +523,12 @@ def test_html_says_so_for_empty_sections(tmp_path):
     database = open_database(str(tmp_path / "empty.db"))
     html = render_html(build_report(database, agent=AGENT))
     database.close()
-    assert html.count('<p class="empty">None.</p>') == 10
+    assert html.count('<p class="empty">None found.</p>') == 10  # folded and muted
+    assert html.count('<section id="broken_links" class="nothing">\n<details>\n<summary>') == 1
+    assert "<details open" not in html
+    assert "Nothing found in 10 sections" in html
     assert "<table" not in html
+    assert '<p class="verdict good">Nothing broken found.</p>' in html
 
 
 def test_html_escapes_hostile_urls_and_lines(report):

@@ -205,41 +205,114 @@ def test_a_hostile_url_shows_as_text_in_the_browser(tmp_path):
     assert "<img" not in dump
 
 
+MEASURE = """
+(function () {
+  var root = document.documentElement;
+  function bottom(selector) {
+    var found = document.querySelector(selector);
+    return found ? Math.round(found.getBoundingClientRect().bottom + window.scrollY) : -1;
+  }
+  root.setAttribute("data-page-overflow", String(root.scrollWidth - root.clientWidth));
+  root.setAttribute("data-verdict-bottom", String(bottom("#summary .verdict")));
+  root.setAttribute("data-findings-bottom", String(bottom("#summary .summary")));
+  var worst = 0;
+  var pictures = document.querySelectorAll("#activity svg");
+  Array.prototype.forEach.call(pictures, function (svg) {
+    var box = svg.getBoundingClientRect();
+    var frame = svg.parentNode.getBoundingClientRect();
+    worst = Math.max(worst, box.right - frame.right, frame.left - box.left);
+  });
+  root.setAttribute("data-svg-overflow", String(Math.round(worst)));
+  root.setAttribute("data-svg-count", String(pictures.length));
+  var tallest = 0;
+  Array.prototype.forEach.call(document.querySelectorAll("tbody tr"), function (row) {
+    tallest = Math.max(tallest, row.getBoundingClientRect().height);
+  });
+  root.setAttribute("data-tallest-row", String(Math.round(tallest)));
+})();
+"""
+
+
 class _Layout(HTMLParser):
-    """What the report's script measured in the browser: each table frame's overflow and
-    scroll cue, and where the first section with findings starts."""
+    """What the report's script and ``MEASURE`` measured in the browser: each table frame's
+    overflow and scroll cue, the page's own overflow, where the verdict and the findings'
+    cards end, how far the pictures reach past their frame, and the tallest table row."""
 
     def __init__(self) -> None:
         super().__init__()
         self.frames: list[dict[str, str | None]] = []
-        self.first_finding_top: int | None = None
+        self.measured: dict[str, int] = {}
 
     def handle_starttag(self, tag, attrs):
         found = dict(attrs)
-        if tag == "html" and found.get("data-first-finding-top") is not None:
-            self.first_finding_top = int(found["data-first-finding-top"] or 0)
+        if tag == "html":
+            self.measured = {
+                name.removeprefix("data-"): int(value or 0)
+                for name, value in found.items()
+                if name.startswith("data-")
+            }
         if "wrap" in (found.get("class") or "").split():
             self.frames.append(found)
 
 
-@pytest.mark.parametrize(("width", "height"), [(390, 844), (1280, 900)])
-def test_the_report_reads_on_a_phone_and_a_desktop(tmp_path, report_html, width, height):
-    """At a phone's width and a desktop's: every table either fits or carries the scroll cue,
-    and the first section with findings starts within the first screen."""
-    page = tmp_path / "report.html"
-    page.write_text(report_html, encoding="utf-8")
+def _layout(tmp_path: Path, html: str, width: int, height: int) -> _Layout:
+    page = tmp_path / f"measured-{width}.html"
+    page.write_text(_with_test_script(html, MEASURE), encoding="utf-8")
     dump = _run(tmp_path, page, "--dump-dom", f"--window-size={width},{height}").stdout
     layout = _Layout()
     layout.feed(dump)
+    return layout
+
+
+@pytest.mark.parametrize(("width", "height"), [(390, 844), (1280, 900)])
+def test_the_report_reads_on_a_phone_and_a_desktop(tmp_path, report_html, width, height):
+    """At a phone's width and a desktop's: the summary (the verdict and the findings' cards)
+    is on the first screen, nothing is clipped without a cue (the page never scrolls sideways,
+    every table fits or carries the scroll cue, the pictures fit their frame)."""
+    layout = _layout(tmp_path, report_html, width, height)
     assert len(layout.frames) == 10  # every non-empty table was measured
     for frame in layout.frames:
         overflow = int(frame["data-overflow"] or 0)
         assert (overflow <= 1) == (frame["data-scrolls"] == "false"), frame
     scrolling = sum(frame["data-scrolls"] == "true" for frame in layout.frames)
-    if width >= 1280:
-        assert scrolling == 0, layout.frames  # a desktop shows every column
-    assert layout.first_finding_top is not None
-    assert layout.first_finding_top < height, layout.first_finding_top
+    assert scrolling == 0, layout.frames  # a desktop shows every column, a phone a card a row
+    measured = layout.measured
+    assert measured["page-overflow"] <= 0, measured
+    assert 0 < measured["verdict-bottom"] < measured["findings-bottom"] <= height, measured
+    assert measured["svg-count"] >= 4, measured  # a strip per host, the axis, the legend's keys
+    assert measured["svg-overflow"] <= 1, measured
     shot = tmp_path / f"report-{width}.png"
-    _run(tmp_path, page, f"--screenshot={shot}", f"--window-size={width},{height}")
+    _run(
+        tmp_path,
+        page_of(tmp_path, report_html),
+        f"--screenshot={shot}",
+        f"--window-size={width},{height}",
+    )
     assert shot.stat().st_size > 10_000
+
+
+def page_of(tmp_path: Path, html: str) -> Path:
+    page = tmp_path / "report.html"
+    page.write_text(html, encoding="utf-8")
+    return page
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+def test_a_link_on_every_page_makes_no_tall_blank_row(tmp_path, report_html, width):
+    """Issue 44: a broken link that 500 pages link to made, on a phone, a 2,000-pixel row whose
+    visible cells were blank (its referrers, in a column off screen). A finding names three
+    and folds the rest; on a phone each row is a card."""
+    database = open_database(str(tmp_path / "many.db"))
+    try:
+        report = build_report(database, agent=AGENT)
+    finally:
+        database.close()
+    pages = tuple(Referrer(f"{A}/docs/page-{n}.html", line=12, text="Old") for n in range(500))
+    report = dataclasses.replace(
+        report, broken_links=(BrokenLink(f"{A}/moved.html", 404, "done", None, pages),)
+    )
+    html = render_html(report)
+    assert html.count(f"{A}/<wbr>docs/<wbr>page-") == 500  # all there, behind the disclosure
+    layout = _layout(tmp_path, html, width, 844)
+    assert 0 < layout.measured["tallest-row"] < 300, layout.measured
+    assert layout.measured["page-overflow"] <= 0, layout.measured

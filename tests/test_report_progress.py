@@ -176,7 +176,13 @@ def test_l5_every_rendering_says_the_pass_is_unfinished_and_marks_the_earlier_fi
     assert "HTTP 404 (found by pass 1, not re-checked yet)" in text
     assert "#absent (found by pass 1, not re-checked yet)" in text
     rows = list(csv.reader(io.StringIO(render_csv(report))))
-    assert rows[1] == ["pass_incomplete", "", "", "pass 2 incomplete", "4 URLs queued", ""]
+    verdict = (
+        "3 broken links found: 1 broken page, 1 broken outbound link or resource, 1 missing "
+        "fragment (3 of them found by an earlier pass)."
+    )
+    assert rows[1][:4] == ["summary", A, "", verdict]
+    assert "Pass 2 is incomplete: 4 URLs queued." in rows[1][4]
+    assert rows[2] == ["pass_incomplete", "", "", "pass 2 incomplete", "4 URLs queued", ""]
     broken = [row for row in rows if row[0] == "broken_links"]
     assert broken == [
         [

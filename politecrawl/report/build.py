@@ -8,8 +8,10 @@ out of scope or caught by a trap guard (C1, C3), noindex and nofollow pages (T5)
 origins and URLs with why and until when (O6), slow pages, each origin's robots.txt outcome
 (O3-O8), the crawled URLs on which the draft and RFC 9309 semantics disagree (M6), the
 sitemap audit (S4, built by ``politecrawl.report.sitemaps``) and the link checks (L1-L4, built
-by ``politecrawl.report.checks``). Sitemaps appear in the audit only, checks (links leaving
-the site, resources) in the link checks only, never among the pages.
+by ``politecrawl.report.checks``); and the crawl itself: its site, when its current pass ran,
+and its requests per host over time (bounded, however large the crawl). Sitemaps appear in the
+audit only, checks (links leaving the site, resources) in the link checks only, never among
+the pages.
 Render it with ``politecrawl.report.text`` (``render_text``, ``render_csv``, ``render_json``)
 or ``politecrawl.report.html.render_html``. ``render_history`` tells one URL's story for
 ``politecrawl why``: for a page, the sitemaps that list it; for a sitemap, what reading it
@@ -20,6 +22,7 @@ from __future__ import annotations
 
 from politecrawl.config import FetchingSettings
 from politecrawl.report.checks import build_link_checks, referrer
+from politecrawl.report.crawl_model import CrawlOverview, HostTimeline, Timeline, TimelineMark
 from politecrawl.report.exclusions import as_text, robots_exclusion
 from politecrawl.report.model import (
     MAX_UNCHECKED_LISTED,
@@ -50,12 +53,14 @@ from politecrawl.robots import RobotsLimits, Verdict, parse_robots
 from politecrawl.store import PAGE, Database
 from politecrawl.store.reading import (
     OriginRobots,
+    RequestTimeline,
     SitemapEntryRow,
     SitemapRow,
     UrlHistory,
     UrlRow,
     broken_urls,
     carried_broken,
+    crawl_span,
     deferred_urls,
     directive_pages,
     origin_robots,
@@ -63,6 +68,7 @@ from politecrawl.store.reading import (
     out_of_scope,
     pass_state,
     redirect_rows,
+    request_timeline,
     robots_body,
     robots_exclusions,
     rows_by_url,
@@ -134,6 +140,37 @@ def build_report(
         sitemaps=build_sitemap_audit(database),
         checks=build_link_checks(database, max_redirects=max_redirects, carry=carry),
         progress=progress,
+        overview=_overview(database),
+        timeline=_timeline(request_timeline(database)),
+    )
+
+
+def _overview(database: Database) -> CrawlOverview:
+    span = crawl_span(database)
+    return CrawlOverview(
+        span.seed_origins, span.runs, span.started_at, span.ended_at, span.run_seconds
+    )
+
+
+def _timeline(found: RequestTimeline) -> Timeline:
+    hosts = tuple(
+        HostTimeline(
+            host.host,
+            host.requests,
+            host.failures,
+            host.delay_seconds,
+            host.robots_fetches,
+            tuple(TimelineMark(m.at, m.seconds, m.requests, m.failures) for m in host.marks),
+        )
+        for host in found.hosts
+    )
+    return Timeline(
+        found.start,
+        found.end,
+        found.bucket_seconds,
+        hosts,
+        found.other_hosts,
+        found.other_requests,
     )
 
 

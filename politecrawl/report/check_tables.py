@@ -24,6 +24,8 @@ from politecrawl.report.check_model import (
 from politecrawl.report.model import Report, counted
 from politecrawl.report.tables import (
     Cell,
+    Count,
+    CountGroup,
     Line,
     Row,
     Table,
@@ -34,6 +36,7 @@ from politecrawl.report.tables import (
     problem,
     referrer_detail,
     referrer_lines,
+    toned,
 )
 
 __all__ = ["CHECK_TITLES", "NOT_CHECKED", "check_csv_rows", "check_summary", "check_tables"]
@@ -110,8 +113,10 @@ def check_tables(report: Report) -> tuple[Table, ...]:
     """The link-check sections of ``report``: one line when the crawl checked nothing."""
     checks = report.checks
     if not checks.enabled:
-        return (Table("link_checks", "Link checks", ("URL",), (), empty=NOT_CHECKED),)
-    return (
+        return (
+            Table("link_checks", "Link checks", ("URL",), (), empty=NOT_CHECKED, tone="neutral"),
+        )
+    return toned(
         Table(
             "broken_checks",
             CHECK_TITLES["broken_checks"],
@@ -144,24 +149,23 @@ def check_tables(report: Report) -> tuple[Table, ...]:
     )
 
 
-Count = tuple[str, int, str | None]
-
-
-def check_summary(report: Report) -> tuple[tuple[str, tuple[Count, ...]], ...]:
+def check_summary(report: Report) -> tuple[CountGroup, ...]:
     """The summary's "Link checks" group, as ``tables.summary`` counts; empty when off."""
     checks = report.checks
     if not checks.enabled:
         return ()
     counts: list[Count] = [
-        ("Checks made", checks.checks_made, "broken_checks"),
-        ("Broken outbound links and resources", len(checks.broken), "broken_checks"),
-        ("Redirects to update", len(checks.redirects), "redirects_to_update"),
-        ("Not checked: robots.txt", len(checks.robots_forbidden), "robots_forbidden_checks"),
-        ("Fragment links checked", checks.fragments_checked, "missing_fragments"),
-        ("Missing fragments", len(checks.missing_fragments), "missing_fragments"),
+        Count("Checks made", checks.checks_made, "broken_checks", finding=False),
+        Count("Broken outbound links and resources", len(checks.broken), "broken_checks"),
+        Count("Redirects to update", len(checks.redirects), "redirects_to_update"),
+        Count("Not checked: robots.txt", len(checks.robots_forbidden), "robots_forbidden_checks"),
+        Count("Fragment links checked", checks.fragments_checked, "missing_fragments", False),
+        Count("Missing fragments", len(checks.missing_fragments), "missing_fragments"),
     ]
     if checks.checks_waiting:
-        counts.insert(1, ("Checks not made yet", checks.checks_waiting, "broken_checks"))
+        counts.insert(
+            1, Count("Checks not made yet", checks.checks_waiting, "broken_checks", finding=False)
+        )
     return (("Link checks", tuple(counts)),)
 
 

@@ -3,10 +3,13 @@
 Renders a ``politecrawl.store.PassComparison`` as text, CSV, JSON or one self-contained
 HTML page: new, changed, unchanged, gone, newly broken (a gone page still linked to is one),
 fixed, newly excluded by robots.txt, newly noindex, and redirects whose target changed; each
-URL with what it was in both passes, a newly broken one with the pages linking to it; and
-whether the later pass is unfinished. CSV and HTML go through the main report's
-renderers (``text.csv_cell``, ``html.render_page``), with the same guards: no spreadsheet
-formulas, control characters shown, everything escaped, the same Content-Security-Policy.
+URL with what it was in both passes, a newly broken one with the pages linking to it (a few in
+text and HTML, all in CSV and JSON); and whether the later pass is unfinished. The HTML page
+shows the counts beside a bar chart of them (inline SVG), problems red, what was fixed green,
+new and changed pages their own colours, the unchanged plain. CSV and HTML go through the main
+report's renderers (``text.csv_cell``, ``html.render_page``), with the same guards: no
+spreadsheet formulas, control characters shown, everything escaped, the same
+Content-Security-Policy.
 """
 
 from __future__ import annotations
@@ -17,9 +20,16 @@ import json
 from html import escape
 
 from politecrawl.report.checks import referrer
-from politecrawl.report.html import render_page
+from politecrawl.report.html import count_class, render_page, sections_html
 from politecrawl.report.model import counted
-from politecrawl.report.tables import Line, Table, printable, referrer_note
+from politecrawl.report.pictures import bars_svg
+from politecrawl.report.tables import (
+    MAX_REFERRERS_SHOWN,
+    Line,
+    Table,
+    printable,
+    referrer_note,
+)
 from politecrawl.report.text import csv_cell
 from politecrawl.store.reading import PassComparison
 
@@ -36,9 +46,25 @@ _TITLES = {
 }
 
 
-def _rows(comparison: PassComparison) -> list[tuple[str, str, str]]:
+_TONES = {
+    "new": "new",
+    "changed": "changed",
+    "unchanged": "neutral",
+    "gone": "bad",
+    "newly_broken": "bad",
+    "fixed": "good",
+    "newly_excluded_by_robots": "warn",
+    "newly_noindex": "warn",
+    "redirect_changed": "changed",
+}
+"""How each category reads: problems red, what is fixed green, new and changed their own
+colours, the unchanged plain."""
+
+
+def _rows(comparison: PassComparison, *, shown: int | None = None) -> list[tuple[str, str, str]]:
     """(category, url, detail) for every finding: what the URL was in each pass (``200 ->
-    404``), and for a newly broken one the pages linking to it."""
+    404``), and for a newly broken one the pages linking to it (the first ``shown`` of them,
+    then how many more; None: all)."""
     rows: list[tuple[str, str, str]] = []
     for category in _TITLES:
         for item in getattr(comparison, category):
@@ -46,19 +72,20 @@ def _rows(comparison: PassComparison) -> list[tuple[str, str, str]]:
                 url, before, after = item
                 rows.append((category, url, f"{before} -> {after}"))
             else:
-                rows.append((category, item, _detail(comparison, category, item)))
+                rows.append((category, item, _detail(comparison, category, item, shown)))
     return rows
 
 
-def _detail(comparison: PassComparison, category: str, url: str) -> str:
+def _detail(comparison: PassComparison, category: str, url: str, shown: int | None) -> str:
     before, after = comparison.outcomes.get(url, ("", ""))
     parts = [f"{before} -> {after}" if before else after]
     if category == "newly_broken" and (linking := comparison.linked_from.get(url)):
         pages = []
-        for ref in map(referrer, linking):
+        for ref in map(referrer, linking[:shown]):
             note = referrer_note(ref)
             pages.append(ref.url + (f" ({note})" if note else ""))
-        parts.append("linked from " + ", ".join(pages))
+        more = len(linking) - len(pages)
+        parts.append("linked from " + ", ".join(pages) + (f" and {more} more" if more else ""))
     return "; ".join(part for part in parts if part)
 
 
@@ -76,12 +103,13 @@ def render_compare_text(comparison: PassComparison, *, list_unchanged: bool = Fa
     """Counts, then the URLs of each category (unchanged ones only counted unless asked)."""
     lines = [printable(_heading(comparison))]
     counts = comparison.counts()
+    rows = _rows(comparison, shown=MAX_REFERRERS_SHOWN)
     for category, title in _TITLES.items():
         lines.append(f"  {title:<32} {counts[category]:>6}")
     for category, title in _TITLES.items():
         if category == "unchanged" and not list_unchanged:
             continue
-        items = [row for row in _rows(comparison) if row[0] == category]
+        items = [row for row in rows if row[0] == category]
         if not items:
             continue
         lines.append("")
@@ -124,9 +152,10 @@ def render_compare_json(comparison: PassComparison) -> str:
 
 
 def render_compare_html(comparison: PassComparison) -> str:
-    """One self-contained page: the counts, then a sortable table per category."""
+    """One self-contained page: the counts beside a bar chart of them, then a sortable table
+    per category (newly broken pages name a few of the pages linking to them)."""
     counts = comparison.counts()
-    rows = _rows(comparison)
+    rows = _rows(comparison, shown=MAX_REFERRERS_SHOWN)
     sections = tuple(
         Table(
             category,
@@ -137,12 +166,30 @@ def render_compare_html(comparison: PassComparison) -> str:
                 for kind, url, detail in rows
                 if kind == category
             ),
+            tone=_TONES[category],
         )
         for category, title in _TITLES.items()
     )
-    summary = (("Changes", tuple((title, counts[key], key) for key, title in _TITLES.items())),)
+    listed = "".join(
+        f'<tr><th scope="row"><a href="#{key}">{escape(title)}</a></th>'
+        f'<td><span class="{_badge(key, counts[key])}">{counts[key]}</span></td></tr>'
+        for key, title in _TITLES.items()
+    )
+    chart = bars_svg(
+        [(title, counts[key], _TONES[key]) for key, title in _TITLES.items()],
+        label="URLs per kind of change",
+    )
+    summary = (
+        '<section id="summary">\n<h2>What changed</h2>\n<div class="changes">'
+        f'<table class="counts" aria-label="What changed">{listed}</table>'
+        f'<div class="chart">{chart}</div></div>\n</section>\n'
+    )
     meta = "politecrawl change report: what a maintenance recrawl found different"
     if comparison.unsettled:
         meta += f" · {_heading(comparison)}"
     title = f"Pass {comparison.after} compared with pass {comparison.before}"
-    return render_page(title, escape(printable(meta)), summary, sections)
+    return render_page(title, title, escape(printable(meta)), summary + sections_html(sections))
+
+
+def _badge(category: str, count: int) -> str:
+    return count_class(_TONES[category]) if count else "count"

@@ -1,6 +1,13 @@
-"""The report as ONE self-contained HTML page: summary counts, then a sortable table per section.
+"""The report as ONE self-contained HTML page: what matters first, then a table per section.
 
-Its header says whether the crawl's pass is complete (L5), and what it waits for if not.
+Its title and heading name the site and the day; its header says when the pass ran, for how
+long and how many pages it fetched. The summary leads with the verdict (what is broken, in red,
+or nothing, in green) and whether the pass is complete (L5), then the findings' counts, problems
+first and in their colours, the sections with nothing found folded and muted; then the crawl's
+measures, and a picture of its requests per host over time (``pictures``). The sections follow,
+the broken ones first, those with nothing found folded at the end; a finding names its first
+few linking pages, the rest behind a disclosure. On a phone each table row is a card, each
+cell under its column's name, so that no column is ever off screen.
 
 Inline CSS and JavaScript (``report_assets``), no network, no external fonts; opened from a file
 it works offline. Everything from the crawl is escaped with ``html.escape``: URLs, robots.txt
@@ -18,16 +25,25 @@ import re
 from html import escape
 
 from politecrawl.report.assets import SCRIPT, STYLE
-from politecrawl.report.check_tables import check_summary, check_tables
-from politecrawl.report.model import Report
-from politecrawl.report.sitemap_tables import sitemap_summary, sitemap_tables
+from politecrawl.report.check_tables import check_tables
+from politecrawl.report.headline import (
+    crawled,
+    finding_counts,
+    measure_groups,
+    ordered,
+    site,
+    verdict,
+)
+from politecrawl.report.model import Report, broken_count, counted
+from politecrawl.report.pictures import timeline_html
+from politecrawl.report.sitemap_tables import sitemap_tables
 from politecrawl.report.tables import (
     Cell,
+    Count,
     Line,
     Table,
     pass_note,
     printable,
-    summary,
     tables,
 )
 
@@ -50,6 +66,12 @@ _CSP = (
 
 
 def _line(line: Line) -> str:
+    if line.folded:  # ``and 524 more``: the rest behind a disclosure, closed
+        inner = "".join(map(_line, line.folded))
+        return (
+            f'<details class="more"><summary>{escape(printable(line.text))}</summary>'
+            f"{inner}</details>"
+        )
     text = escape(printable(line.text))
     if _DATE.fullmatch(line.text):
         text = f'<span class="nowrap">{text}</span>'  # never broken at its hyphens
@@ -61,10 +83,19 @@ def _line(line: Line) -> str:
     return f'<div class="line">{text}</div>'
 
 
-def _cell(cell: Cell) -> str:
+def _cell(cell: Cell, column: str) -> str:
     key = cell[0].text if cell else ""
     lines = "".join(_line(line) for line in cell)
-    return f'<td data-sort="{escape(printable(key))}">{lines}</td>'
+    # data-label: a phone shows each row as a card, each cell under its column's name
+    return f'<td data-sort="{escape(printable(key))}" data-label="{escape(column)}">{lines}</td>'
+
+
+def count_class(tone: str) -> str:
+    """The badge beside a section's title: problems ``nonzero`` (broken ones also ``bad``),
+    descriptions plain, a change report's own tones by name."""
+    return {"bad": "count nonzero bad", "warn": "count nonzero", "neutral": "count"}.get(
+        tone, f"count {tone}"
+    )
 
 
 def _table(table: Table) -> str:
@@ -73,21 +104,25 @@ def _table(table: Table) -> str:
             f'<section id="{escape(table.key)}">\n<h2>{escape(table.title)}</h2>\n'
             f'<p class="empty">{escape(printable(table.empty))}</p>\n</section>\n'
         )
-    count_class = "count nonzero" if table.rows and table.key not in _NEUTRAL else "count"
+    if not table.rows:  # folded and muted: nothing to read
+        return (
+            f'<section id="{escape(table.key)}" class="nothing">\n<details>\n'
+            f'<summary>{escape(table.title)} <span class="count">0</span></summary>\n'
+            '<p class="empty">None found.</p>\n</details>\n</section>\n'
+        )
     head = (
-        f'<section id="{escape(table.key)}">\n'
-        f'<h2>{escape(table.title)} <span class="{count_class}">{len(table.rows)}</span></h2>\n'
+        f'<section id="{escape(table.key)}">\n<h2>{escape(table.title)} '
+        f'<span class="{count_class(table.tone)}">{table.total}</span></h2>\n'
     )
     if table.note:
         head += f'<p class="note">{escape(printable(table.note))}</p>\n'
-
-    if not table.rows:
-        return head + '<p class="empty">None.</p>\n</section>\n'
     headers = "".join(
         f'<th scope="col" aria-sort="none"><button type="button">{escape(column)}</button></th>'
         for column in table.columns
     )
-    rows = "\n".join("<tr>" + "".join(_cell(cell) for cell in row) + "</tr>" for row in table.rows)
+    rows = "\n".join(
+        "<tr>" + "".join(map(_cell, row, table.columns)) + "</tr>" for row in table.rows
+    )
     return (
         head
         + f'<div class="wrap"><table data-sortable="pending" aria-label="{escape(table.title)}">\n'
@@ -96,62 +131,106 @@ def _table(table: Table) -> str:
     )
 
 
-# Sections that describe the crawl rather than problems: their counts are not alarming.
-_NEUTRAL = frozenset(
-    ("robots_outcomes", "redirect_chains", "directive_pages", "sitemaps", "redirects_to_update")
-)
-
-
-def _card(label: str, value: int, anchor: str | None = None) -> str:
-    inner = f'<span class="value">{value}</span><span class="label">{escape(label)}</span>'
-    if anchor is None:
-        return f'<div class="card">{inner}</div>'
-    return f'<a class="card" href="#{escape(anchor)}">{inner}</a>'
-
-
-Counts = tuple[tuple[str, tuple[tuple[str, int, str | None], ...]], ...]
-
-
-def _summary(groups: Counts) -> str:
-    cards = "".join(
-        f'<div class="summary-group">{escape(heading)}</div>\n<div class="summary">'
-        + "".join(_card(label, count, key) for label, count, key in counts)
-        + "</div>\n"
-        for heading, counts in groups
+def _card(count: Count) -> str:
+    tone = count.tone if count.count else "zero"
+    inner = (
+        f'<span class="value {tone}">{count.count}</span>'
+        f'<span class="label">{escape(count.label)}</span>'
     )
-    return f'<section id="summary">\n<h2>Summary</h2>\n{cards}</section>\n'
+    if count.key is None:
+        return f'<div class="card">{inner}</div>'
+    return f'<a class="card" href="#{escape(count.key)}">{inner}</a>'
+
+
+def cards(counts: tuple[Count, ...], kind: str = "summary") -> str:
+    """A grid of cards, each a count linking to its section (``kind`` ``summary measures``:
+    smaller ones)."""
+    return f'<div class="{kind}">{"".join(map(_card, counts))}</div>\n'
+
+
+def folded_cards(counts: tuple[Count, ...], what: str) -> str:
+    """The counts of nothing, folded and muted: ``Nothing found in 12 sections``."""
+    if not counts:
+        return ""
+    return (
+        f'<details class="nothing"><summary>Nothing found in {escape(what)}</summary>\n'
+        f"{cards(counts)}</details>\n"
+    )
+
+
+def sections_html(sections: tuple[Table, ...]) -> str:
+    """The sections with findings (problems first), those that say why they are empty, then
+    those with nothing found, folded."""
+    shown = ordered(sections)
+    return "".join(map(_table, shown)) + "".join(
+        _table(table) for table in sections if table not in shown
+    )
+
+
+def _summary(report: Report) -> str:
+    """The verdict, the pass, the findings' counts (problems first, the zeros folded), then
+    the crawl's measures."""
+    broken = broken_count(report)
+    verdict_class = "verdict bad" if broken else "verdict good"
+    progress = report.progress
+    pass_class = "pass" if progress.complete else "pass incomplete"
+    counts = finding_counts(report)
+    found = tuple(count for count in counts if count.count)
+    zero = tuple(count for count in counts if not count.count)
+    measures = "".join(
+        f'<div class="summary-group">{escape(heading)}</div>\n{cards(group, "summary measures")}'
+        for heading, group in measure_groups(report)
+    )
+    return (
+        '<section id="summary">\n<h2>Summary</h2>\n'
+        f'<p class="{verdict_class}">{escape(printable(verdict(report)))}</p>\n'
+        f'<p class="{pass_class}">{escape(printable(pass_note(report)))}</p>\n'
+        '<div class="summary-group">Findings</div>\n'
+        f"{cards(found) if found else ''}"
+        f"{folded_cards(zero, counted(len(zero), 'section'))}"
+        f"{measures}</section>\n"
+    )
+
+
+def _activity(report: Report) -> str:
+    picture = timeline_html(report.timeline)
+    if not picture:
+        return ""
+    return f'<section id="activity">\n<h2>Requests over time</h2>\n{picture}</section>\n'
 
 
 def render_html(report: Report) -> str:
-    """The whole report as one HTML document (UTF-8, self-contained)."""
+    """The whole report as one HTML document (UTF-8, self-contained): the site and when,
+    what is broken, the counts, the crawl's picture, then the sections."""
+    overview = report.overview
+    name = site(report)
+    title = name + (f" · {overview.started_at:%Y-%m-%d}" if overview.started_at else "")
+    checks = report.checks
     meta = (
-        f"Robot <strong>{escape(report.agent)}</strong> · database "
-        f"<code>{escape(report.database)}</code> · slow means over "
-        f"{report.slow_seconds:g} s"
+        f"Crawled {escape(crawled(report))} · "
+        f"{escape(counted(checks.pages_checked, 'page'))} fetched · robot "
+        f"<strong>{escape(report.agent)}</strong> · slow means over {report.slow_seconds:g} s"
+        f' · <span class="database">database <code>{escape(report.database)}</code></span>'
     )
-    note = escape(printable(pass_note(report)))
-    meta += f" · {note}" if report.progress.complete else f" · <strong>{note}</strong>"
-    groups = (*summary(report), *check_summary(report), *sitemap_summary(report))
-    findings_first = tuple(sorted(groups, key=lambda group: group[0] != "Findings"))
     sections = (*tables(report), *check_tables(report), *sitemap_tables(report))
-    return render_page(f"politecrawl report: {report.database}", meta, findings_first, sections)
+    body = _summary(report) + _activity(report) + sections_html(sections)
+    return render_page(f"{title} · politecrawl report", name, meta, body)
 
 
-def render_page(title: str, meta_html: str, counts: Counts, sections: tuple[Table, ...]) -> str:
-    """One self-contained page: the summary cards, then a sortable table per section, behind
-    the report's Content-Security-Policy. ``meta_html`` is trusted markup (escape its data);
-    everything else is escaped here. The change report (``compare``) uses it too."""
-    meta = meta_html
-    body = _summary(counts) + "".join(_table(table) for table in sections)
+def render_page(title: str, heading: str, meta_html: str, body_html: str) -> str:
+    """One self-contained page behind the report's Content-Security-Policy: ``heading`` (text,
+    escaped here) over ``meta_html`` and ``body_html`` (trusted markup: escape their data).
+    The change report (``compare``) uses it too."""
     return (
         "<!DOCTYPE html>\n"
         '<html lang="en">\n<head>\n<meta charset="utf-8">\n'
         f'<meta http-equiv="Content-Security-Policy" content="{_CSP}">\n'
         '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
         '<meta name="robots" content="noindex, nofollow">\n'
-        f"<title>{escape(title)}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n"
-        f'<header>\n<h1>{escape(title)}</h1>\n<p class="meta">{meta}</p>\n</header>\n'
-        f"<main>\n{body}</main>\n"
+        f"<title>{escape(printable(title))}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n"
+        f"<header>\n<h1>{escape(printable(heading))}</h1>\n"
+        f'<p class="meta">{meta_html}</p>\n</header>\n'
+        f"<main>\n{body_html}</main>\n"
         "<footer>Generated by politecrawl. Click a column header to sort.</footer>\n"
         f"<script>{SCRIPT}</script>\n</body>\n</html>\n"
     )

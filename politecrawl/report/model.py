@@ -5,7 +5,7 @@ JSON in ``report_text``, HTML in ``report_html``) only read it. Pure: no I/O, no
 Times are aware UTC datetimes; every section is a tuple in a stable order (by URL, or as the
 section says), so two reports of one database are equal. The sitemap audit (S4) is its own
 set of values, in ``sitemap_model``; so are the link checks (L1-L4, and ``Referrer``), in
-``check_model``.
+``check_model``, and the crawl's own span and requests over time, in ``crawl_model``.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from datetime import datetime
 from typing import Any
 
 from politecrawl.report.check_model import LinkChecks, Referrer
+from politecrawl.report.crawl_model import CrawlOverview, Timeline
 from politecrawl.report.sitemap_model import SitemapAudit
 
 __all__ = [
@@ -316,6 +317,10 @@ class Report:
     progress: PassProgress = field(default_factory=PassProgress)
     """How far the current pass got (L5): findings marked ``from_pass`` are an earlier
     pass's, on URLs this pass has not re-checked yet."""
+    overview: CrawlOverview = field(default_factory=CrawlOverview)
+    """The site and when the current pass ran: what a report says first."""
+    timeline: Timeline = field(default_factory=Timeline)
+    """The current pass's requests per host over time (the HTML report's picture)."""
 
     def section(self, key: str) -> tuple[Any, ...]:
         """The findings of the section called ``key`` (a key of ``SECTION_TITLES``)."""

@@ -23,7 +23,19 @@ from politecrawl.report.sitemap_model import (
     SitemapListing,
     SitemapRead,
 )
-from politecrawl.report.tables import Cell, Line, Row, Table, link, number, plain, when
+from politecrawl.report.tables import (
+    Cell,
+    Count,
+    CountGroup,
+    Line,
+    Row,
+    Table,
+    link,
+    number,
+    plain,
+    toned,
+    when,
+)
 
 __all__ = ["NO_SITEMAP", "sitemap_csv_rows", "sitemap_summary", "sitemap_tables"]
 
@@ -108,8 +120,8 @@ def sitemap_tables(report: Report) -> tuple[Table, ...]:
     audit = report.sitemaps
     columns = ("Sitemap", "Named by", "Outcome", "Format", "Entries", "Problems")
     if not audit.sitemaps:
-        return (Table("sitemaps", "Sitemaps", columns, (), empty=NO_SITEMAP),)
-    return (
+        return (Table("sitemaps", "Sitemaps", columns, (), empty=NO_SITEMAP, tone="neutral"),)
+    return toned(
         Table(
             "sitemaps",
             "Sitemaps",
@@ -146,24 +158,23 @@ def sitemap_tables(report: Report) -> tuple[Table, ...]:
     )
 
 
-Count = tuple[str, int, str | None]
-
-
-def sitemap_summary(report: Report) -> tuple[tuple[str, tuple[Count, ...]], ...]:
+def sitemap_summary(report: Report) -> tuple[CountGroup, ...]:
     """The summary's "Sitemaps" group, as ``tables.summary`` counts; empty without sitemaps."""
     audit = report.sitemaps
     if not audit.sitemaps:
         return ()
     counts: list[Count] = [
-        ("Sitemaps", len(audit.sitemaps), "sitemaps"),
-        ("Sitemaps not read", len(audit.unread), "sitemaps"),
-        ("Listed URLs with problems", len(audit.listed_problems), "sitemap_problems"),
-        ("Missing from sitemaps", len(audit.missing), "sitemap_missing"),
-        ("Orphans", len(audit.orphans), "sitemap_orphans"),
-        ("Bad lastmod", len(audit.lastmod_problems), "sitemap_lastmod"),
+        Count("Sitemaps", len(audit.sitemaps), "sitemaps", finding=False),
+        Count("Sitemaps not read", len(audit.unread), "sitemaps", own_tone="warn"),
+        Count("Listed URLs with problems", len(audit.listed_problems), "sitemap_problems"),
+        Count("Missing from sitemaps", len(audit.missing), "sitemap_missing"),
+        Count("Orphans", len(audit.orphans), "sitemap_orphans"),
+        Count("Bad lastmod", len(audit.lastmod_problems), "sitemap_lastmod"),
     ]
     if audit.skipped_unchanged:
-        counts.append(("Fetches spared by lastmod", audit.skipped_unchanged, "sitemaps"))
+        counts.append(
+            Count("Fetches spared by lastmod", audit.skipped_unchanged, "sitemaps", finding=False)
+        )
     return (("Sitemaps", tuple(counts)),)
 
 

@@ -8,12 +8,14 @@ the crawl's data, written by whoever wrote the pages and robots.txt files. Pure.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from politecrawl.report.grouping import EXAMPLES, MAX_LISTED, UrlGroup, group_urls
 from politecrawl.report.model import (
     SECTION_TITLES,
     BrokenLink,
@@ -39,11 +41,15 @@ _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u2
 
 @dataclass(frozen=True, slots=True)
 class Line:
-    """One line of a cell: its text, the URL it links to, a short note shown after it."""
+    """One line of a cell: its text, the URL it links to, a short note shown after it.
+
+    A line with ``folded`` lines stands for them (``and 524 more``): text shows it as it is,
+    HTML as a closed disclosure holding them; CSV and JSON, which read the model, list all."""
 
     text: str
     href: str | None = None
     note: str = ""
+    folded: tuple[Line, ...] = ()
 
     @property
     def shown(self) -> str:
@@ -68,6 +74,17 @@ class Table:
     empty: str = ""
     """What the section says, in one line and no table, when it has no rows ("" for the
     renderer's "none"): the sitemap section of a crawl without sitemaps."""
+    tone: str = "warn"
+    """How its findings read: ``bad`` (broken: ``politecrawl check`` fails), ``warn`` (worth
+    a look), ``neutral`` (a description of the crawl); the change report adds ``good``,
+    ``new`` and ``changed``."""
+    count: int | None = None
+    """The findings it stands for, when its rows group them (None: one row a finding)."""
+
+    @property
+    def total(self) -> int:
+        """Its findings: ``count``, else its rows."""
+        return len(self.rows) if self.count is None else self.count
 
 
 def printable(text: str) -> str:
@@ -144,9 +161,23 @@ def referrer_detail(ref: Referrer) -> str:
     return "; ".join(parts)
 
 
+MAX_REFERRERS_SHOWN = 3
+"""Linking pages a finding names; the rest fold into ``and N more`` (CSV and JSON list all)."""
+
+
 def referrer_lines(referrers: tuple[Referrer, ...]) -> Cell:
-    """A cell of linking pages, each linked, with its ``referrer_note``."""
-    return tuple(Line(ref.url, ref.url, referrer_note(ref)) for ref in referrers)
+    """A cell of linking pages, each linked, with its ``referrer_note``: the first
+    ``MAX_REFERRERS_SHOWN``, then one line folding the rest."""
+    return folded(tuple(Line(ref.url, ref.url, referrer_note(ref)) for ref in referrers))
+
+
+def folded(lines: Cell, shown: int = MAX_REFERRERS_SHOWN) -> Cell:
+    """The first ``shown`` of ``lines``, then ``and N more`` folding the rest (never ``and 1
+    more``: one more line is shown instead)."""
+    if len(lines) <= shown + 1:
+        return lines
+    rest = lines[shown:]
+    return (*lines[:shown], Line(f"and {len(rest)} more", folded=rest))
 
 
 def carried_note(from_pass: int | None) -> str:
@@ -292,13 +323,94 @@ _LAYOUT: Mapping[str, tuple[tuple[str, ...], Callable[[Any], Row]]] = {
 
 
 def tables(report: Report) -> tuple[Table, ...]:
-    """Every section of ``report`` as a table, in ``SECTION_TITLES`` order."""
+    """Every section of ``report`` as a table, in ``SECTION_TITLES`` order; a long list of
+    deferred URLs grouped by host and reason, a long list of origins by robots.txt outcome."""
     laid_out = []
     for key, title in SECTION_TITLES.items():
+        found = report.section(key)
+        if key in _GROUPED and len(found) > MAX_LISTED:
+            laid_out.append(_GROUPED[key](report))
+            continue
         columns, row_of = _LAYOUT[key]
-        rows = tuple(map(row_of, report.section(key)))
-        laid_out.append(Table(key, title, columns, rows, _NOTES.get(key, _no_note)(report)))
+        rows = tuple(map(row_of, found))
+        note = _NOTES.get(key, _no_note)(report)
+        laid_out.append(Table(key, title, columns, rows, note, tone=tone_of(key)))
     return tuple(laid_out)
+
+
+GROUPED_NOTE = "every one is in the CSV and JSON reports"
+
+
+def _examples(urls: tuple[str, ...], count: int) -> Cell:
+    lines = tuple(Line(url, url) for url in urls)
+    return lines + ((Line(f"and {count - len(urls)} more"),) if count > len(urls) else ())
+
+
+def _until(group: UrlGroup) -> str:
+    first, last = when(group.first_until, "next run"), when(group.last_until, "next run")
+    return first if first == last else f"{first} to {last}"
+
+
+def _deferred_groups(report: Report) -> Table:
+    """Deferred URLs by host and reason (O6, P3): how many, until when, a few of them."""
+    groups = group_urls(
+        report.deferred_urls,
+        url=lambda item: item.url,
+        reason=lambda item: item.reason,
+        until=lambda item: item.until,
+    )
+    rows = tuple(
+        (
+            plain(group.host),
+            plain(group.reason),
+            plain(str(group.count)),
+            plain(_until(group)),
+            _examples(group.examples, group.count),
+        )
+        for group in groups
+    )
+    return Table(
+        "deferred_urls",
+        SECTION_TITLES["deferred_urls"],
+        ("Host", "Reason", "URLs", "Until", "Examples"),
+        rows,
+        f"{counted(len(groups), 'group')} by host and reason; {GROUPED_NOTE}",
+        tone=tone_of("deferred_urls"),
+        count=len(report.deferred_urls),
+    )
+
+
+def _robots_groups(report: Report) -> Table:
+    """Origins by robots.txt outcome and why: how many, their URLs, a few of them."""
+    groups: dict[tuple[str, str], list[RobotsOutcomeRow]] = {}
+    for item in report.robots_outcomes:
+        groups.setdefault((item.outcome or "not fetched", item.reason), []).append(item)
+    ordered = sorted(groups.items(), key=lambda pair: (-len(pair[1]), pair[0]))
+    rows = tuple(
+        (
+            plain(outcome),
+            plain(str(len(members))),
+            plain(str(sum(item.urls for item in members))),
+            _examples(tuple(item.origin for item in members[:EXAMPLES]), len(members)),
+            plain(why),
+        )
+        for (outcome, why), members in ordered
+    )
+    return Table(
+        "robots_outcomes",
+        SECTION_TITLES["robots_outcomes"],
+        ("Outcome", "Origins", "URLs", "Examples", "Why"),
+        rows,
+        f"{counted(len(ordered), 'group')} by outcome; {GROUPED_NOTE}",
+        tone=tone_of("robots_outcomes"),
+        count=len(report.robots_outcomes),
+    )
+
+
+_GROUPED: Mapping[str, Callable[[Report], Table]] = {
+    "deferred_urls": _deferred_groups,
+    "robots_outcomes": _robots_groups,
+}
 
 
 def _no_note(report: Report) -> str:
@@ -321,15 +433,61 @@ def _strict_note(report: Report) -> str:
 _NOTES: Mapping[str, Callable[[Report], str]] = {"disagreements": _strict_note}
 
 
-def summary(report: Report) -> tuple[tuple[str, tuple[tuple[str, int, str | None], ...]], ...]:
-    """The counts at the top of a report, in two groups: URLs by state, and findings per
-    section. Each count is ``(label, count, section key or None)``."""
-    states: list[tuple[str, int, str | None]] = [("all URLs", report.total_urls, None)]
-    states += [(state.replace("_", " "), count, None) for state, count in report.totals.items()]
-    findings: list[tuple[str, int, str | None]] = [
-        (SECTION_TITLES[key], count, key) for key, count in report.counts.items()
+@dataclass(frozen=True, slots=True)
+class Count:
+    """One number of a report's summary: a section's findings, or a measure of the crawl."""
+
+    label: str
+    count: int
+    key: str | None = None
+    """The section it counts or belongs to (its anchor in the HTML page)."""
+    finding: bool = True
+    """False: a measure (URLs by state, checks made), never a problem however large."""
+    own_tone: str = ""
+    """Its tone when it is not its section's (sitemaps not read: a warning in a neutral
+    section)."""
+
+    @property
+    def tone(self) -> str:
+        """``bad``, ``warn`` or ``neutral`` (``tone_of`` its section; a measure: neutral)."""
+        if self.own_tone:
+            return self.own_tone
+        return tone_of(self.key) if self.finding and self.key else "neutral"
+
+
+CountGroup = tuple[str, tuple[Count, ...]]
+"""A heading and its counts."""
+
+BROKEN_SECTIONS = frozenset(("broken_links", "broken_checks", "missing_fragments"))
+"""The sections whose findings make ``politecrawl check`` fail (``model.broken_count``)."""
+NEUTRAL_SECTIONS = frozenset(
+    ("robots_outcomes", "redirect_chains", "directive_pages", "sitemaps", "redirects_to_update")
+)
+"""Sections that describe the crawl rather than problems: their counts are not alarming."""
+
+
+def tone_of(key: str) -> str:
+    """How a section's findings read: ``bad`` (broken), ``neutral`` or ``warn`` (the rest)."""
+    if key in BROKEN_SECTIONS:
+        return "bad"
+    return "neutral" if key in NEUTRAL_SECTIONS else "warn"
+
+
+def toned(*laid_out: Table) -> tuple[Table, ...]:
+    """``laid_out`` with the tone of each one's section (``tone_of``)."""
+    return tuple(dataclasses.replace(table, tone=tone_of(table.key)) for table in laid_out)
+
+
+def summary(report: Report) -> tuple[CountGroup, ...]:
+    """The counts of the page sections, in two groups: URLs by state (measures), and findings
+    per section."""
+    states = [Count("all URLs", report.total_urls, finding=False)]
+    states += [
+        Count(state.replace("_", " "), count, finding=False)
+        for state, count in report.totals.items()
     ]
-    return ("URLs by state", tuple(states)), ("Findings", tuple(findings))
+    findings = tuple(Count(SECTION_TITLES[key], count, key) for key, count in report.counts.items())
+    return ("URLs by state", tuple(states)), ("Findings", findings)
 
 
 def flatten(cells: Iterable[Cell]) -> list[str]:

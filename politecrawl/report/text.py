@@ -22,11 +22,24 @@ from dataclasses import asdict
 from datetime import datetime
 from typing import Any
 
-from politecrawl.report.check_tables import check_csv_rows, check_summary, check_tables
-from politecrawl.report.model import Report, broken_count
-from politecrawl.report.sitemap_tables import sitemap_csv_rows, sitemap_summary, sitemap_tables
+from politecrawl.report.check_tables import check_csv_rows, check_tables
+from politecrawl.report.headline import (
+    broken_targets,
+    closing_lines,
+    crawled,
+    finding_counts,
+    measure_groups,
+    nothing_found,
+    ordered,
+    site,
+    verdict,
+)
+from politecrawl.report.model import Report, broken_count, counted
+from politecrawl.report.sitemap_tables import sitemap_csv_rows, sitemap_tables
 from politecrawl.report.tables import (
     Cell,
+    Count,
+    Line,
     Table,
     carried_note,
     describe,
@@ -34,7 +47,6 @@ from politecrawl.report.tables import (
     pass_note,
     printable,
     referrer_detail,
-    summary,
     tables,
     when,
     without_spec_ids,
@@ -47,13 +59,19 @@ CSV_COLUMNS = ("section", "url", "status", "reason", "detail", "related_url")
 
 
 def _lines(cell: Cell) -> list[str]:
-    return [printable(line.shown) for line in cell]
+    return [printable(_shown(line)) for line in cell]
+
+
+def _shown(line: Line) -> str:
+    if line.folded:  # ``and 524 more``: the text report names a few, the CSV and JSON all
+        return f"{line.text} (every one in the CSV and JSON reports)"
+    return line.shown
 
 
 def _table_text(table: Table) -> list[str]:
     if not table.rows and table.empty:
         return [f"{table.title}: {printable(table.empty)}"]  # one line, no empty table
-    out = [f"{table.title} ({len(table.rows)})"]
+    out = [f"{table.title} ({table.total})"]
     if table.note:
         out.append(f"{_INDENT}{printable(table.note)}")
     if not table.rows:
@@ -71,25 +89,66 @@ def _table_text(table: Table) -> list[str]:
     return out
 
 
+def _heading(report: Report) -> list[str]:
+    """Which site; whether the pass is complete (always the second line, L5); what is broken;
+    when, how many pages, and the database read."""
+    checks = report.checks
+    scale = f"{counted(checks.pages_checked, 'page')} fetched, {counted(report.total_urls, 'URL')}"
+    scale += " known"
+    if checks.enabled:
+        scale += "; " + counted(
+            checks.checks_made,
+            "link leaving the site or resource checked",
+            "links leaving the site and resources checked",
+        )
+    return [
+        f"politecrawl report: {printable(site(report))}",
+        pass_note(report),
+        verdict(report),
+        f"{_INDENT}crawled {crawled(report)}; {scale}",
+        f"{_INDENT}database {printable(report.database)} (agent {printable(report.agent)})",
+    ]
+
+
+def _counts_text(report: Report, sections: tuple[Table, ...]) -> list[str]:
+    """The findings' counts (problems first, sections with none named in one line), then the
+    crawl's measures."""
+    findings = [count for count in finding_counts(report) if count.count]
+    measures = measure_groups(report)
+    every = (*finding_counts(report), *(count for _, counts in measures for count in counts))
+    width = max(len(count.label) for count in every)
+    digits = max(len(str(count.count)) for count in every)
+
+    def line(count: Count) -> str:
+        return f"{_INDENT}{count.label.ljust(width)}  {count.count:>{digits}}"
+
+    out = ["", "Findings", *map(line, findings)]
+    if empty := nothing_found(sections):
+        out.append(f"{_INDENT}Nothing found: {', '.join(table.title for table in empty)}")
+    for heading, counts in measures:
+        out += ["", heading, *map(line, counts)]
+    return out
+
+
 def render_text(report: Report) -> str:
-    """The report for a person at a terminal."""
-    out = [f"politecrawl report: {printable(report.database)} (agent {printable(report.agent)})"]
-    out.append(pass_note(report))
-    groups = (*summary(report), *check_summary(report), *sitemap_summary(report))
-    width = max(len(label) for _, counts in groups for label, _, _ in counts)
-    digits = max(len(str(count)) for _, counts in groups for _, count, _ in counts)
-    for heading, counts in groups:
-        out += ["", heading]
-        out += [f"{_INDENT}{label.ljust(width)}  {count:>{digits}}" for label, count, _ in counts]
-    for table in (*tables(report), *check_tables(report), *sitemap_tables(report)):
+    """The report for a person at a terminal: what matters first, the broken targets last."""
+    sections = (*tables(report), *check_tables(report), *sitemap_tables(report))
+    out = [*_heading(report), *_counts_text(report, sections)]
+    for table in ordered(sections):
         out += ["", *_table_text(table)]
+    if closing := closing_lines(report):
+        out += ["", *closing]
     return "\n".join(out) + "\n"
 
 
 def _csv_rows(report: Report) -> Iterator[Sequence[object]]:
-    """One row per finding, in the columns of ``CSV_COLUMNS``; first, when the pass is
-    incomplete, a ``pass_incomplete`` row that says what it waits for (L5)."""
+    """One row per finding, in the columns of ``CSV_COLUMNS``; first a ``summary`` row (the
+    site, the verdict, when, how many pages, the pass), then, when the pass is incomplete, a
+    ``pass_incomplete`` row that says what it waits for (L5)."""
     progress = report.progress
+    scale = f"{counted(report.checks.pages_checked, 'page')} fetched"
+    detail = f"crawled {crawled(report)}; {scale}; {pass_note(report)}"
+    yield ("summary", " ".join(report.overview.seed_origins), "", verdict(report), detail, "")
     if not progress.complete:
         reason = f"pass {progress.number} incomplete"
         yield ("pass_incomplete", "", "", reason, "; ".join(progress.incomplete_because), "")
@@ -178,11 +237,54 @@ def _jsonable(value: Any) -> Any:
     return value
 
 
+def _json_summary(report: Report) -> dict[str, Any]:
+    """What the JSON says first: the site, when, how many pages, what is broken, the pass."""
+    overview = report.overview
+    return {
+        "site": list(overview.seed_origins),
+        "started_at": _jsonable(overview.started_at),
+        "ended_at": _jsonable(overview.ended_at),
+        "run_seconds": overview.run_seconds,
+        "runs": overview.runs,
+        "pages_fetched": report.checks.pages_checked,
+        "total_urls": report.total_urls,
+        "verdict": verdict(report),
+        "broken_count": broken_count(report),
+        "broken": [
+            {
+                "url": target.url,
+                "problem": target.problem,
+                "linked_from": target.referrers,
+                "from_pass": target.from_pass,
+            }
+            for target in broken_targets(report)
+        ],
+        "complete": report.progress.complete,
+        "incomplete_because": list(report.progress.incomplete_because),
+        "findings": [
+            {"section": count.key, "label": count.label, "count": count.count, "tone": count.tone}
+            for count in finding_counts(report)
+            if count.count
+        ],
+    }
+
+
+def _sorted(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {key: _sorted(value[key]) for key in sorted(value)}
+    if isinstance(value, list):
+        return [_sorted(item) for item in value]
+    return value
+
+
 def render_json(report: Report) -> str:
-    """The whole report as JSON: stable (sorted) keys, ISO 8601 times, plus ``counts`` (and
-    the sitemap audit's and the link checks' own, ``sitemaps.counts`` and ``checks.counts``),
-    ``broken_count``: the findings that make ``politecrawl check`` exit 1, and
-    ``progress.complete`` with ``progress.incomplete_because`` (L5)."""
+    """The whole report as JSON: ``summary`` first (the site, when, how many pages, the
+    verdict, the broken targets, whether the pass is complete, the findings' counts problems
+    first), then the report's fields with stable (sorted) keys, ISO 8601 times, plus
+    ``counts`` (and the sitemap audit's and the link checks' own, ``sitemaps.counts`` and
+    ``checks.counts``), ``broken_count``: the findings that make ``politecrawl check`` exit 1,
+    and ``progress.complete`` with ``progress.incomplete_because`` (L5). The ``timeline`` has
+    each host's counts, not its marks (the HTML report draws them)."""
     data = _jsonable(asdict(report))
     data["counts"] = report.counts
     data["sitemaps"]["counts"] = report.sitemaps.counts
@@ -191,4 +293,7 @@ def render_json(report: Report) -> str:
     data["total_urls"] = report.total_urls
     data["progress"]["complete"] = report.progress.complete
     data["progress"]["incomplete_because"] = list(report.progress.incomplete_because)
-    return json.dumps(data, sort_keys=True, indent=2, ensure_ascii=False) + "\n"
+    for host in data["timeline"]["hosts"]:
+        del host["marks"]
+    ordered_data = {"summary": _sorted(_json_summary(report)), **_sorted(data)}
+    return json.dumps(ordered_data, indent=2, ensure_ascii=False) + "\n"

@@ -5,9 +5,10 @@ through): ``politecrawl.report`` and the commands that print a crawl's state imp
 questions from here and from no submodule (an import-linter contract checks it). Each module
 answers one kind of question: ``pages`` (URLs, redirects, robots.txt of each origin, a URL's
 history), ``sitemaps``, ``checks`` (link checking), ``passes`` (a recrawl pass beside the one
-before), ``progress`` (how far a pass got), ``hosts`` (what each host waits for); ``values``
-holds what they hand out, ``rows`` the one way a URL row becomes a ``UrlRow``, and
-``link_targets`` the index the referrer questions need. Table rows never leave the package.
+before), ``progress`` (how far a pass got), ``hosts`` (what each host waits for), ``timeline``
+(the current pass's span, and its requests per host over time); ``values`` holds what they
+hand out, ``rows`` the one way a URL row becomes a ``UrlRow``, and ``link_targets`` the index
+the referrer questions need. Table rows never leave the package.
 """
 
 from politecrawl.store.reading.checks import (
@@ -45,6 +46,14 @@ from politecrawl.store.reading.sitemaps import (
     sitemap_unchanged_count,
     unlisted_pages,
 )
+from politecrawl.store.reading.timeline import (
+    CrawlSpan,
+    HostActivity,
+    RequestMark,
+    RequestTimeline,
+    crawl_span,
+    request_timeline,
+)
 from politecrawl.store.reading.values import (
     CheckCounts,
     FragmentLink,
@@ -62,7 +71,9 @@ from politecrawl.store.reading.values import (
 
 __all__ = [
     "CheckCounts",
+    "CrawlSpan",
     "FragmentLink",
+    "HostActivity",
     "HostWait",
     "ListedLastmod",
     "ListedUrl",
@@ -71,6 +82,8 @@ __all__ = [
     "PassState",
     "ReferredUrl",
     "ReferrerRow",
+    "RequestMark",
+    "RequestTimeline",
     "SitemapEntryRow",
     "SitemapRow",
     "UrlHistory",
@@ -81,6 +94,7 @@ __all__ = [
     "carried_fragment_links",
     "check_counts",
     "compare_passes",
+    "crawl_span",
     "deferred_urls",
     "directive_pages",
     "fragment_links",
@@ -94,6 +108,7 @@ __all__ = [
     "pass_state",
     "permanent_redirects",
     "redirect_rows",
+    "request_timeline",
     "robots_body",
     "robots_exclusions",
     "robots_forbidden_checks",
