@@ -103,7 +103,7 @@ def test_c5_a_bound_state_would_not_read_the_partial_index(crowded):
 def test_p3_a_claim_after_a_failure_finds_its_url_through_the_claim_index(crowded):
     """The claim's two look-ups after a failure of the host (a fresh URL, else one to retry)
     both walk ix_urls_claim."""
-    from politecrawl.store.frontier.statements import LEASE_BEST_FRESH_URL_SQL
+    from politecrawl.store.frontier.claim_statements import LEASE_BEST_FRESH_URL_SQL
 
     given = {"for_host": 1, "owner": "w1", "expires_at": NOW}
     with crowded.engine.connect() as connection:

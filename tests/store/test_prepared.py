@@ -9,7 +9,7 @@ from sqlalchemy import Integer, bindparam, literal_column, select
 from sqlalchemy.sql import visitors
 from sqlalchemy.sql.elements import BinaryExpression, BindParameter
 
-from politecrawl.store.frontier import statements
+from politecrawl.store.frontier import claim_statements, statements
 from politecrawl.store.frontier.prepared import Prepared
 from politecrawl.store.schema import urls_table
 
@@ -35,7 +35,8 @@ def test_no_prepared_statement_binds_a_value_compared_with_the_url_state(dialect
     # The frontier's statements write the state in (schema.in_state).
     state = urls_table.c.state
     found = []
-    for name, prepared in vars(statements).items():
+    names = {**vars(statements), **vars(claim_statements)}
+    for name, prepared in names.items():
         if not isinstance(prepared, Prepared):
             continue
         statement = prepared._statement(dialect)

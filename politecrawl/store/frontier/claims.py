@@ -1,11 +1,13 @@
 """Claiming: a slot on a due host, then its best queued URL, as one ``Lease`` [P1, P2, C5].
 
-The statements are ``statements.take_host_slot`` (the host: due, or due within the claim's
-``ahead_seconds``, room for a request, of the first due the one waiting longest, its delay counted
-twice) and ``statements.lease_best_url`` (the URL: breadth first);
-a host whose queue turned out empty gives its slot back and sleeps until a URL of it is added.
-``next_wait`` says when a worker that found nothing should ask again, and why
-(``statements.next_wait_times``: one statement, one round trip).
+The statements are ``claim_statements``: ``due_hosts`` (due, or due within the claim's
+``ahead_seconds``, with room for a request: the first due), of which ``politeness.claim_order``
+takes one; ``take_host_slot`` writes the host's next start ``politeness.slot_at_claim`` decides;
+``lease_best_url`` leases its URL (breadth first). A host whose queue turned out empty gives its
+slot back and sleeps until a URL of it is added. ``next_wait`` says when a worker that found
+nothing should ask again, and why (``next_wait_times``: one statement, one round trip).
+``hold_named_host`` holds a host for a request outside a lease (O7) until
+``politeness.hold_until``.
 
 A claim may be kept to some hosts (``among``: a crawl's worker kept to the seeds' hosts, so
 that checks of links leaving the site never hold every worker while the site's pages wait, L1):
@@ -18,11 +20,14 @@ from __future__ import annotations
 
 import math
 from datetime import datetime, timedelta
+from typing import Any
 
 from sqlalchemy import Connection
 
-from politecrawl.store.frontier import statements as sql
+from politecrawl.politeness import claim_order, hold_until, slot_at_claim
+from politecrawl.store.frontier import claim_statements as sql
 from politecrawl.store.frontier.values import Lease, Wait
+from politecrawl.store.schema import from_epoch, to_epoch
 from politecrawl.urls import split_canonical
 
 _MAX_EMPTY_HOSTS_PER_CLAIM = 50
@@ -55,14 +60,16 @@ class Claimer:
         due. With ``ahead_seconds``, a host due that much later may be taken: its lease starts
         when it is due (``Lease.claimed_at``), and its worker must not ask before (P2).
         ``among``: of those hosts only."""
-        epoch = sql.epoch(now)
-        ready = epoch + ahead_seconds
-        take_host_slot = sql.take_host_slot if among is None else among.take_host_slot
+        now_epoch = to_epoch(now)
+        ready = now_epoch + ahead_seconds
+        due_hosts = sql.due_hosts if among is None else among.due_hosts
         for _ in range(_MAX_EMPTY_HOSTS_PER_CLAIM):
-            host = take_host_slot.first(connection, {"now": epoch, "ready": ready})
-            if host is None:
+            window = due_hosts.all(connection, {"ready": ready})
+            if not window:
                 return None
-            host_id, host_name, error_streak, starts_at = host
+            host_id, host_name, error_streak, due, delay = min(window, key=_claim_order)
+            starts_at, next_start = slot_at_claim(due, now_epoch, delay)
+            sql.take_host_slot.rowcount(connection, {"host_id": host_id, "next_at": next_start})
             lease = self._lease_best_url(
                 connection,
                 host_id,
@@ -93,7 +100,7 @@ class Claimer:
         lease_url = sql.lease_best_fresh_url if error_streak else sql.lease_best_url
         claimed = lease_url.first(
             connection,
-            {"for_host": host_id, "owner": worker, "expires_at": sql.epoch(expires_at)},
+            {"for_host": host_id, "owner": worker, "expires_at": to_epoch(expires_at)},
         )
         if claimed is None:
             return None
@@ -134,24 +141,43 @@ class Claimer:
             referrer=referrer,
             kind=kind,
             status=status,
-            fetched_at=sql.moment(fetched_at),
-            sitemap_lastmod=sql.moment(sitemap_lastmod),
+            fetched_at=from_epoch(fetched_at),
+            sitemap_lastmod=from_epoch(sitemap_lastmod),
         )
 
 
+def _claim_order(host: tuple[Any, ...]) -> tuple[float, int]:
+    """A due host's place in the claim's order (``politeness.claim_order``; then by id)."""
+    host_id, _, _, due, delay = host
+    return claim_order(due, delay), host_id
+
+
 def _start_of(starts_at: float, now: datetime) -> datetime:
-    """The lease's start: ``now``, or the moment its host is due when that is later (rounded
-    up to the microsecond, so that the worker never asks before it)."""
-    start = sql.moment(math.ceil(starts_at * 1_000_000) / 1_000_000)
+    """The lease's start (``politeness.slot_at_claim``) as a moment, rounded up to the
+    microsecond, so that the worker never asks before it."""
+    start = from_epoch(math.ceil(starts_at * 1_000_000) / 1_000_000)
     assert start is not None
     return max(start, now)
+
+
+def hold_named_host(
+    connection: Connection, host: str, now: datetime, *, hold_seconds: float
+) -> bool:
+    """Hold ``host`` (its row exists) for one request outside a lease, when it is due with
+    nothing in flight: until ``politeness.hold_until`` (O7, C5); False when it is busy."""
+    delay = sql.named_host_delay.first(connection, {"host_name": host})
+    if delay is None:
+        return False
+    until = hold_until(now, hold_seconds=hold_seconds, delay_seconds=delay[0])
+    params = {"host_name": host, "now": to_epoch(now), "hold_until": to_epoch(until)}
+    return sql.take_named_host_slot.rowcount(connection, params) == 1
 
 
 def next_wait(connection: Connection, now: datetime) -> Wait:
     """When to ask again, and why: the next host start, deferred URL or lease expiry."""
     times = sql.next_wait_times.first(connection, {})
     assert times is not None  # one row, always
-    next_host, next_deferred, next_expiry = (sql.moment(time) for time in times)
+    next_host, next_deferred, next_expiry = (from_epoch(time) for time in times)
     candidates = [time for time in (next_host, next_deferred, next_expiry) if time is not None]
     if not candidates:
         return Wait(None, "nothing queued, leased or deferred")
@@ -171,7 +197,7 @@ def kept_wait(connection: Connection, now: datetime, among: sql.AmongHosts) -> W
     more); None when there is neither."""
     times = among.next_wait_times.first(connection, {})
     assert times is not None  # one row, always
-    next_host, next_expiry = (sql.moment(time) for time in times)
+    next_host, next_expiry = (from_epoch(time) for time in times)
     if next_host is not None:
         return Wait(max(next_host, now), "politeness delay")
     if next_expiry is not None:

@@ -18,6 +18,7 @@ from datetime import datetime
 from sqlalchemy import Connection, Select, and_, case, select, update
 from sqlalchemy.sql.elements import ColumnElement
 
+from politecrawl.politeness import next_start_after_lost
 from politecrawl.store.schema import (
     DEFERRED,
     LEASED,
@@ -76,19 +77,24 @@ def release_expired_leases(connection: Connection, now: datetime) -> int:
         .where(_urls.c.id.in_([row.id for row in leased]), in_state(LEASED))
         .values(state=QUEUED, lease_owner=None, lease_expires_at=None)
     )
-    # The lost requests may still be ending on the server: the host gets its delay again from
-    # now, so a resumed crawl never follows a killed one too closely (P2).
-    quiet_until = now.timestamp() + _hosts.c.delay_seconds
-    for host_id, count in Counter(row.host_id for row in leased).items():
+    # The lost requests may still be ending on the server: the host's next start is
+    # ``politeness.next_start_after_lost``, from its row as it stands (locked until the commit).
+    lost = Counter(row.host_id for row in leased)
+    paces = connection.execute(
+        select(_hosts.c.id, _hosts.c.next_fetch_at, _hosts.c.delay_seconds)
+        .where(_hosts.c.id.in_(sorted(lost)))
+        .with_for_update()
+    ).all()
+    for host_id, next_start, delay_seconds in paces:
+        count = lost[host_id]
         connection.execute(
             update(_hosts)
             .where(_hosts.c.id == host_id)
             .values(
                 in_flight=case((_hosts.c.in_flight > count, _hosts.c.in_flight - count), else_=0),
                 active=True,
-                next_fetch_at=case(
-                    (_hosts.c.next_fetch_at > quiet_until, _hosts.c.next_fetch_at),
-                    else_=quiet_until,
+                next_fetch_at=next_start_after_lost(
+                    now, next_start=next_start, delay_seconds=delay_seconds
                 ),
             )
         )

@@ -33,7 +33,7 @@ from sqlalchemy import Connection
 
 from politecrawl.config import PolitenessSettings, StorageSettings
 from politecrawl.store.frontier import statements as sql
-from politecrawl.store.frontier.claims import Claimer, kept_wait, next_wait
+from politecrawl.store.frontier.claims import Claimer, hold_named_host, kept_wait, next_wait
 from politecrawl.store.frontier.counts import counts, seed_origins, seed_urls, url_of
 from politecrawl.store.frontier.ends import Completed, LeaseEnd
 from politecrawl.store.frontier.enqueue import Enqueuer
@@ -301,11 +301,7 @@ class Frontier:
 
         def take_slot(connection: Connection) -> bool:
             self._enqueuer.ids.ensure_host(connection, host, now)
-            slot = sql.take_named_host_slot.first(
-                connection,
-                {"host_name": host, "now": sql.epoch(now), "hold_seconds": hold_seconds},
-            )
-            return slot is not None
+            return hold_named_host(connection, host, now, hold_seconds=hold_seconds)
 
         return self._write(take_slot)
 

@@ -1,11 +1,12 @@
-"""The frontier's hot statements, built once with bound parameters.
+"""The frontier's hot statements, built once with bound parameters: a lease's end and what it
+brings (links, listings, sitemaps); the claim's are ``claim_statements``.
 
 SQLAlchemy spends more time building and keying a statement than SQLite spends running it, so
 the statements run for every URL are constructed here once and executed with parameters; their
 compiled forms are cached by the engine. Each statement has two names: its SQLAlchemy form,
-``TAKE_HOST_SLOT_SQL`` (or a builder of one dialect's form, ``_insert_url_sql``), and the
-``Prepared`` form the frontier runs (compiled once per dialect, ``prepared``),
-``take_host_slot``.
+``FREE_HOST_SQL`` (or a builder of one dialect's form, ``_insert_url_sql``), and the
+``Prepared`` form the frontier runs (compiled once per dialect, ``prepared``), ``free_host``.
+The times they write come as parameters, decided by ``politeness``.
 """
 
 from __future__ import annotations
@@ -23,15 +24,12 @@ from sqlalchemy import (
     case,
     cast as sql_cast,
     delete,
-    func,
     literal,
-    literal_column,
     or_,
     select,
     update,
 )
 from sqlalchemy.dialects import postgresql, sqlite
-from sqlalchemy.sql.elements import ColumnClause
 
 from politecrawl.store.frontier.prepared import Prepared
 from politecrawl.store.schema import (
@@ -50,147 +48,6 @@ from politecrawl.store.schema import (
     to_epoch,
     urls_table as urls,
 )
-
-_NOW = bindparam("now", type_=EpochTime())
-
-# Take a slot on a due host: its next start time has come (or comes within the claim's
-# ``ahead_seconds``) and it has room for one more request (P1). The slot is taken at claim time,
-# from the lease's start, so a worker killed mid-request still leaves the host its delay (P2).
-# FOR UPDATE SKIP LOCKED lets PostgreSQL workers pass each other; SQLite ignores it and relies
-# on BEGIN IMMEDIATE.
-#
-# Of the hosts due first (a window read off the index), the one that has waited longest since
-# its last request (next start - delay), counting its delay once more (next start - 2 x delay),
-# goes first. A host with a long delay (a Crawl-delay, a Request-rate, a back-off) bounds when the
-# crawl can end: it is served the moment it is due, ahead of the quick hosts that took their
-# turns meanwhile, and not behind every one that finished before it. Hosts with the same delay
-# (the configured one) keep their turns since their last requests. At delay 0 a host's delay is
-# its last response time: a host whose delay is a few milliseconds longer goes first by up to
-# twice the difference, so a claim ahead may leave its worker idle that long while another host
-# is due; none is starved. ``delay_seconds`` includes a back-off: a host backing off is served
-# the moment it is due too (once per back-off).
-#
-# A claim may take a host that comes due a moment later (``ready``: the time asked plus the
-# claim's ``ahead_seconds``): its lease starts when the host is due, and the worker waits for
-# that before it asks (P2), so the claim's own transaction is not part of the host's gap.
-#
-# ``among``: only hosts of these names (a worker kept to the seeds' hosts, ``claims``).
-_READY = bindparam("ready", type_=EpochTime())
-_DUE_WINDOW = 16
-
-
-def _take_host_slot_sql(*among: Any) -> Any:
-    due_hosts = (
-        select(hosts.c.id, hosts.c.next_fetch_at, hosts.c.delay_seconds)
-        .where(
-            hosts.c.active,
-            hosts.c.next_fetch_at <= _READY,
-            hosts.c.in_flight < hosts.c.max_in_flight,
-            *among,
-        )
-        .order_by(hosts.c.next_fetch_at)
-        .limit(_DUE_WINDOW)
-        .with_for_update(skip_locked=True)
-        .subquery()
-    )
-    due_host = (
-        select(due_hosts.c.id)
-        .order_by(due_hosts.c.next_fetch_at - 2 * due_hosts.c.delay_seconds, due_hosts.c.id)
-        .limit(1)
-        .scalar_subquery()
-    )
-    return (
-        update(hosts)
-        .where(hosts.c.id == due_host)
-        .values(
-            in_flight=hosts.c.in_flight + 1,
-            # The lease's start (when the host is due, or now if later) plus the host's delay.
-            next_fetch_at=case((hosts.c.next_fetch_at > _NOW, hosts.c.next_fetch_at), else_=_NOW)
-            + hosts.c.delay_seconds,
-        )
-        .returning(
-            hosts.c.id,
-            hosts.c.host,
-            hosts.c.error_streak,
-            (hosts.c.next_fetch_at - hosts.c.delay_seconds).label("starts_at"),
-        )
-    )
-
-
-TAKE_HOST_SLOT_SQL = _take_host_slot_sql()
-
-# The slot was taken on a host with nothing queued: give it back and let the host sleep until
-# add() wakes it.
-RETURN_EMPTY_SLOT_SQL = (
-    update(hosts)
-    .where(hosts.c.id == bindparam("host_id"))
-    .values(in_flight=hosts.c.in_flight - 1, active=False)
-)
-
-
-def _best_queued_url(*, fresh: bool) -> Any:
-    """The host's first queued URL, breadth first (depth, priority, age); ``fresh``: of those
-    not waiting to be retried (a retry's priority is its number of attempts, above 0)."""
-    where = [urls.c.host_id == bindparam("for_host"), in_state(QUEUED)]
-    if fresh:
-        where.append(urls.c.priority <= 0)
-    return (
-        select(urls.c.id)
-        .where(*where)
-        .order_by(urls.c.depth, urls.c.priority, urls.c.id)
-        .limit(1)
-        .scalar_subquery()
-    )
-
-
-# P3: a host whose last request failed takes a fresh URL, whatever its depth, before a URL to
-# retry: its failing URLs are never tried back to back, each failure lengthening the host's
-# back-off, while its other URLs wait. Otherwise a due retry takes its turn behind the fresh URLs
-# of its depth (its priority is its attempts), so retries are spread through the host's crawl
-# rather than left to wait out their schedule at its end. Both look-ups of the first walk
-# ix_urls_claim in order; COALESCE asks the second only when the first finds none.
-_BEST_QUEUED_URL = _best_queued_url(fresh=False)
-_BEST_FRESH_URL = func.coalesce(_best_queued_url(fresh=True), _best_queued_url(fresh=False))
-
-# Written out: SQLAlchemy renders SQLite's RETURNING columns without their table, which would
-# bind both sides of a correlated subquery to the alias.
-_REFERRER_URL: ColumnClause[str] = literal_column(
-    "(SELECT referrer.url FROM urls AS referrer WHERE referrer.id = urls.discovered_from)"
-)
-
-
-def _lease_url_sql(best: Any) -> Any:
-    """Lease the URL ``best`` names, if still queued; the lease's columns."""
-    return (
-        update(urls)
-        .where(urls.c.id == best, in_state(QUEUED))
-        .values(
-            state=LEASED,
-            lease_owner=bindparam("owner"),
-            lease_expires_at=bindparam("expires_at", type_=EpochTime()),
-        )
-        .returning(
-            urls.c.id,
-            urls.c.url,
-            urls.c.depth,
-            urls.c.attempts,
-            urls.c.pass_number,
-            urls.c.redirect_hops,
-            urls.c.etag,
-            urls.c.last_modified,
-            urls.c.discovered_from,
-            _REFERRER_URL,  # by primary key: the page or redirect that led here
-            urls.c.kind,
-            urls.c.status,
-            urls.c.fetched_at,
-            urls.c.sitemap_lastmod,
-        )
-    )
-
-
-LEASE_BEST_URL_SQL = _lease_url_sql(_BEST_QUEUED_URL)
-LEASE_BEST_FRESH_URL_SQL = _lease_url_sql(_BEST_FRESH_URL)
-
 
 _NEXT = bindparam("next_at", type_=EpochTime())
 _ONE_FEWER_IN_FLIGHT = case((hosts.c.in_flight > 0, hosts.c.in_flight - 1), else_=0)
@@ -213,21 +70,8 @@ FREE_HOST_SQL = (
     )
 )
 
-# A request on a named host outside a lease (robots.txt redirects, O7): the host must be due
-# with nothing in flight, and is then held by time alone, its next start set past the longest
-# the request can take (``hold_seconds``) and its delay. Not by ``in_flight``: no lease records
-# the holder, so a process killed while holding would leave the host unclaimable for good; a
-# time runs out by itself (C5). ``RELEASE_NAMED_HOST_SQL`` gives the host back after the request.
-TAKE_NAMED_HOST_SLOT_SQL = (
-    update(hosts)
-    .where(
-        hosts.c.host == bindparam("host_name"),
-        hosts.c.next_fetch_at <= _NOW,
-        hosts.c.in_flight == 0,
-    )
-    .values(next_fetch_at=_NOW + bindparam("hold_seconds", type_=Float()) + hosts.c.delay_seconds)
-    .returning(hosts.c.id)
-)
+# Give back a host held for a request outside a lease (``claim_statements``, O7), with its next
+# start as that request decided it.
 RELEASE_NAMED_HOST_SQL = (
     update(hosts)
     .where(hosts.c.host == bindparam("host_name"))
@@ -387,50 +231,6 @@ ACTIVATE_HOST_SQL = (
     update(hosts).where(hosts.c.id == bindparam("host_id"), ~hosts.c.active).values(active=True)
 )
 
-# When a worker that found nothing should ask again (``claims.next_wait``), in one round trip:
-# the next start of a host with room for a request and a URL queued (a host whose last request
-# failed is backed off, P3, and waiting that out with nothing left to ask it would hold the
-# crawl's end back by up to max_backoff_seconds), the next deferred URL, the next lease to
-# expire.
-_HAS_QUEUED = select(urls.c.id).where(urls.c.host_id == hosts.c.id, in_state(QUEUED))
-
-
-def _next_host_start(*among: Any) -> Any:
-    return (
-        select(func.min(hosts.c.next_fetch_at))
-        .where(hosts.c.active, hosts.c.in_flight < hosts.c.max_in_flight, _HAS_QUEUED.exists())
-        .where(*among)
-        .scalar_subquery()
-    )
-
-
-NEXT_WAIT_TIMES_SQL = select(
-    _next_host_start(),
-    select(func.min(urls.c.next_attempt_at)).where(in_state(DEFERRED)).scalar_subquery(),
-    select(func.min(urls.c.lease_expires_at)).where(in_state(LEASED)).scalar_subquery(),
-)
-
-
-class AmongHosts:
-    """The claim and the wait of a worker kept to some hosts (``claims``): ``take_host_slot``
-    among them, and when one of them may be asked next or a lease of theirs ends (deferred
-    URLs left out: a wait for them is the run's to decide, O6). The host names are constants
-    of the statements, one set a crawl."""
-
-    def __init__(self, names: frozenset[str]) -> None:
-        among = hosts.c.host.in_([literal(name) for name in sorted(names)])
-        of_them = select(hosts.c.id).where(among)
-        self.take_host_slot = Prepared(_take_host_slot_sql(among))
-        self.next_wait_times = Prepared(
-            select(
-                _next_host_start(among),
-                select(func.min(urls.c.lease_expires_at))
-                .where(in_state(LEASED), urls.c.host_id.in_(of_them))
-                .scalar_subquery(),
-            )
-        )
-
-
 # Parameters and results of ``Prepared`` statements are plain values: times go in as epoch
 # seconds and come back as such, converted as ``EpochTime`` converts them.
 epoch = to_epoch
@@ -438,14 +238,9 @@ moment = from_epoch
 
 
 # The statements run for every page, prepared for the driver.
-take_host_slot = Prepared(TAKE_HOST_SLOT_SQL)
-return_empty_slot = Prepared(RETURN_EMPTY_SLOT_SQL)
-lease_best_url = Prepared(LEASE_BEST_URL_SQL)
-lease_best_fresh_url = Prepared(LEASE_BEST_FRESH_URL_SQL)
 finish_leased_url = Prepared(FINISH_LEASED_URL_SQL)
 free_host = Prepared(FREE_HOST_SQL)
 free_unused_host = Prepared(FREE_UNUSED_HOST_SQL)
-take_named_host_slot = Prepared(TAKE_NAMED_HOST_SLOT_SQL)
 release_named_host = Prepared(RELEASE_NAMED_HOST_SQL)
 insert_url = Prepared(_insert_url_sql)
 insert_link_to_id = Prepared(_insert_link_to_id_sql)
@@ -459,4 +254,3 @@ forget_links = Prepared(FORGET_LINKS_SQL)
 forget_fragments = Prepared(FORGET_FRAGMENTS_SQL)
 forget_listing = Prepared(FORGET_LISTING_SQL)
 activate_host = Prepared(ACTIVATE_HOST_SQL)
-next_wait_times = Prepared(NEXT_WAIT_TIMES_SQL)
