@@ -23,9 +23,11 @@ import pytest
 from tests.test_report import AGENT, build_crawl
 
 from politecrawl.report import build_report
+from politecrawl.report.compare import render_compare_html
 from politecrawl.report.html import render_html
 from politecrawl.report.model import BrokenLink, Referrer
 from politecrawl.store import open_database
+from politecrawl.store.reading import PassComparison, ReferrerRow
 
 A = "http://a.test"
 TIMEOUT_SECONDS = 60
@@ -215,8 +217,9 @@ MEASURE = """
   root.setAttribute("data-page-overflow", String(root.scrollWidth - root.clientWidth));
   root.setAttribute("data-verdict-bottom", String(bottom("#summary .verdict")));
   root.setAttribute("data-findings-bottom", String(bottom("#summary .summary")));
+  root.setAttribute("data-summary-bottom", String(bottom("#summary")));
   var worst = 0;
-  var pictures = document.querySelectorAll("#activity svg");
+  var pictures = document.querySelectorAll("svg[width='100%']");
   Array.prototype.forEach.call(pictures, function (svg) {
     var box = svg.getBoundingClientRect();
     var frame = svg.parentNode.getBoundingClientRect();
@@ -279,7 +282,7 @@ def test_the_report_reads_on_a_phone_and_a_desktop(tmp_path, report_html, width,
     measured = layout.measured
     assert measured["page-overflow"] <= 0, measured
     assert 0 < measured["verdict-bottom"] < measured["findings-bottom"] <= height, measured
-    assert measured["svg-count"] >= 4, measured  # a strip per host, the axis, the legend's keys
+    assert measured["svg-count"] >= 5, measured  # a strip per host (4), the axis
     assert measured["svg-overflow"] <= 1, measured
     shot = tmp_path / f"report-{width}.png"
     _run(
@@ -316,3 +319,35 @@ def test_a_link_on_every_page_makes_no_tall_blank_row(tmp_path, report_html, wid
     layout = _layout(tmp_path, html, width, 844)
     assert 0 < layout.measured["tallest-row"] < 300, layout.measured
     assert layout.measured["page-overflow"] <= 0, layout.measured
+
+
+@pytest.mark.parametrize(("width", "height"), [(390, 844), (1280, 900)])
+def test_the_change_report_reads_on_a_phone_and_a_desktop(tmp_path, width, height):
+    """The compare page: its counts and their bar chart on the first screen, side by side on a
+    desktop, the chart within its frame, nothing wider than the screen."""
+    linking = [ReferrerRow(f"{A}/docs/page-{n}.html", False, "Old", 12) for n in range(40)]
+    comparison = PassComparison(
+        before=1,
+        after=2,
+        new=[f"{A}/new-{n}" for n in range(12)],
+        changed=[f"{A}/changed"],
+        unchanged=[f"{A}/same-{n}" for n in range(400)],
+        gone=[f"{A}/gone"],
+        newly_broken=[f"{A}/gone"],
+        fixed=[f"{A}/fixed"],
+        outcomes={f"{A}/gone": ("200", "404")},
+        linked_from={f"{A}/gone": linking},
+    )
+    html = render_compare_html(comparison)
+    layout = _layout(tmp_path, html, width, height)
+    measured = layout.measured
+    assert measured["page-overflow"] <= 0, measured
+    assert measured["svg-count"] == 1, measured
+    assert measured["svg-overflow"] <= 1, measured
+    assert 0 < measured["summary-bottom"] <= height, measured
+    assert measured["tallest-row"] < 300, measured
+    shot = tmp_path / f"compare-{width}.png"
+    _run(
+        tmp_path, page_of(tmp_path, html), f"--screenshot={shot}", f"--window-size={width},{height}"
+    )
+    assert shot.stat().st_size > 10_000

@@ -3,11 +3,16 @@
 ``build`` reads the crawl database (through the store's reading queries) into the ``model``;
 ``sitemaps`` builds its sitemap audit (S4, values in ``sitemap_model``), ``checks`` its link
 checks (L1-L4, values in ``check_model``), and ``exclusions`` reads a URL row's robots verdict
-for all; ``tables``, ``check_tables`` and ``sitemap_tables`` lay the model out once for every
-renderer; ``text`` renders text, CSV and JSON, ``html`` one self-contained page (``assets``
-holds its style and script), ``junit`` JUnit XML for CI (L5); ``compare`` renders the change
-report between two passes of a maintenance recrawl. Only ``build``, ``sitemaps``, ``checks``
-and ``compare`` read the database (through the store); the rest is pure.
+for all; the crawl's own span and requests over time are values in ``crawl_model``.
+``tables`` holds the cells every renderer shares, ``page_tables``, ``check_tables`` and
+``sitemap_tables`` lay the model out once for every renderer (``grouping`` folds long lists of
+URLs into groups by host and reason); ``headline`` says what every form says first (the site,
+when, the verdict, the pass, the counts problems first) and what the text ends with (the
+broken targets); ``text`` renders text, CSV and JSON, ``html`` one self-contained page
+(``assets`` holds its style and script, ``pictures`` its inline SVG), ``junit`` JUnit XML for
+CI (L5); ``compare`` renders the change report between two passes of a maintenance recrawl.
+Only ``build``, ``sitemaps``, ``checks`` and ``compare`` read the database (through the
+store); the rest is pure.
 """
 
 from politecrawl.report.build import build_report, redirect_chains, render_history

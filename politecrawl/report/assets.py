@@ -83,6 +83,7 @@ figure.activity { margin: 0; }
 .changes { display: flex; flex-wrap: wrap; gap: 1rem 2rem; align-items: flex-start; }
 .changes table.counts { width: auto; }
 .changes table.counts th { font-weight: 400; text-align: left; }
+.changes table.counts tr:last-child th { border-bottom: 0; }
 .changes .chart { flex: 1 1 16rem; min-width: 0; }
 svg.bars { display: block; width: 100%; }
 svg.bars .label { fill: var(--fg); font-size: 12px; }

@@ -15,6 +15,7 @@ from datetime import datetime
 
 from politecrawl.report.check_tables import check_summary
 from politecrawl.report.model import Report, broken_count, broken_parts, counted
+from politecrawl.report.page_tables import summary
 from politecrawl.report.sitemap_tables import sitemap_summary
 from politecrawl.report.tables import (
     Count,
@@ -22,7 +23,6 @@ from politecrawl.report.tables import (
     Table,
     carried_note,
     printable,
-    summary,
     without_spec_ids,
 )
 

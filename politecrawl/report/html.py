@@ -35,6 +35,7 @@ from politecrawl.report.headline import (
     verdict,
 )
 from politecrawl.report.model import Report, broken_count, counted
+from politecrawl.report.page_tables import tables
 from politecrawl.report.pictures import timeline_html
 from politecrawl.report.sitemap_tables import sitemap_tables
 from politecrawl.report.tables import (
@@ -44,7 +45,6 @@ from politecrawl.report.tables import (
     Table,
     pass_note,
     printable,
-    tables,
 )
 
 _LINKABLE = ("http://", "https://")

@@ -4,16 +4,19 @@ error (L1-L5).
 ``render_junit(report)`` gives ``<testsuites>`` holding one ``<testsuite name="politecrawl">``:
 one ``<testcase classname="ORIGIN" name="URL">`` with a ``<failure>`` per broken page, per
 broken link leaving the site or resource, and per missing fragment (``name`` is then
-``URL#fragment``), the pages linking to it (with the link's line and text) in the failure's
-text, and the earlier pass that found it when the current one has not re-checked it yet.
-When the pass is incomplete (``PassProgress``), a ``<testcase name="pass complete">`` with an
-``<error type="incomplete">`` saying what it waits for, and a ``<skipped>`` test case per page
-or link not checked yet (the first ``MAX_UNCHECKED_LISTED``, then one for the rest): a gate
-never passes a check that did not finish. Then one passing ``<testcase name="links">`` that
-says how many link targets were checked. ``tests``, ``failures``, ``errors`` and ``skipped``
-count them: the failures are ``broken_count(report)``. Built with ``xml.etree.ElementTree``
-(escaping is its job), after the crawl's data has had its control characters shown
-(``\\x1b``) and what XML 1.0 cannot carry replaced. Pure.
+``URL#fragment``), the first pages linking to it (with the link's line and text) in the
+failure's text and how many more, and the earlier pass that found it when the current one has
+not re-checked it yet. When the pass is incomplete (``PassProgress``), a ``<testcase
+name="pass complete">`` with an ``<error type="incomplete">`` saying what it waits for, and a
+``<skipped>`` test case per page or link not checked yet (a long list, one per host and
+reason, with a few examples; the first ``MAX_UNCHECKED_LISTED``, then one for the rest): a
+gate never passes a check that did not finish. The suite's ``timestamp``, ``time`` and
+``properties`` say which site, when, how long, how many pages, the verdict and the pass.
+Then one passing ``<testcase name="links">`` that says how many link targets were checked.
+``tests``, ``failures``, ``errors`` and ``skipped`` count them: the failures are
+``broken_count(report)``. Built with ``xml.etree.ElementTree`` (escaping is its job), after
+the crawl's data has had its control characters shown (``\\x1b``) and what XML 1.0 cannot
+carry replaced. Pure.
 """
 
 from __future__ import annotations
@@ -23,8 +26,11 @@ import xml.etree.ElementTree as ET
 from collections.abc import Iterator
 
 from politecrawl.report.check_model import Referrer
+from politecrawl.report.grouping import MAX_LISTED, group_urls
+from politecrawl.report.headline import crawled, verdict
 from politecrawl.report.model import Report, counted
 from politecrawl.report.tables import (
+    MAX_REFERRERS_SHOWN,
     carried_note,
     pass_note,
     printable,
@@ -58,12 +64,20 @@ def _origin(url: str) -> str:
 
 
 def _linked_from(referrers: tuple[Referrer, ...], nobody: str) -> str:
+    """The first ``MAX_REFERRERS_SHOWN`` pages linking to a target, then how many more (the
+    CSV and JSON reports name them all)."""
     if not referrers:
         return nobody
     lines = [f"linked from {len(referrers)} page{'s' if len(referrers) > 1 else ''}:"]
-    for ref in referrers:
+    shown = (
+        referrers if len(referrers) <= MAX_REFERRERS_SHOWN + 1 else referrers[:MAX_REFERRERS_SHOWN]
+    )
+    for ref in shown:
         note = referrer_note(ref)
         lines.append(f"  {ref.url}" + (f" ({note})" if note else ""))
+    if len(shown) < len(referrers):
+        more = len(referrers) - len(shown)
+        lines.append(f"  and {more} more (every one in the CSV and JSON reports)")
     return "\n".join(lines)
 
 
@@ -99,13 +113,27 @@ def _carried(message: str, from_pass: int | None) -> str:
 
 def _skipped(report: Report, failing: set[str]) -> list[tuple[str, str, str]]:
     """(classname, name, message) of each page or link the incomplete pass has not checked
-    yet, but those failing as an earlier pass found them; then one case for those not named."""
+    yet, but those failing as an earlier pass found them; more than ``MAX_LISTED`` of them,
+    one case per host and reason instead, named by its count, with a few examples; then one
+    case for those not named."""
     progress = report.progress
-    cases = [
-        (item.origin, item.url, _waiting(item.state, item.reason))
-        for item in progress.unchecked
-        if item.url not in failing
-    ]
+    waiting = [item for item in progress.unchecked if item.url not in failing]
+    if len(waiting) > MAX_LISTED:
+        groups = group_urls(
+            waiting,
+            url=lambda item: item.url,
+            reason=lambda item: _waiting(item.state, item.reason),
+        )
+        cases = [
+            (
+                group.host,
+                f"{counted(group.count, 'URL')} of {group.host} {group.reason}",
+                f"{group.reason}, such as " + ", ".join(group.examples),
+            )
+            for group in groups
+        ]
+    else:
+        cases = [(item.origin, item.url, _waiting(item.state, item.reason)) for item in waiting]
     rest = progress.unchecked_total - len(progress.unchecked)
     if rest > 0:
         cases.append((SUITE, f"{counted(rest, 'more link')}", "not checked yet: not named here"))
@@ -134,8 +162,24 @@ def _summary(report: Report) -> str:
     return text
 
 
+def _properties(suite: ET.Element, report: Report) -> None:
+    """What the report says first, as the suite's properties: the site, when, how many pages,
+    the verdict, the pass."""
+    properties = ET.SubElement(suite, "properties")
+    for name, value in (
+        ("site", " ".join(report.overview.seed_origins)),
+        ("crawled", crawled(report)),
+        ("pages_fetched", str(report.checks.pages_checked)),
+        ("verdict", verdict(report)),
+        ("pass", pass_note(report)),
+    ):
+        ET.SubElement(properties, "property", {"name": name, "value": _xml(value)})
+
+
 def render_junit(report: Report) -> str:
-    """The report's failures as a JUnit XML document (UTF-8, with its declaration)."""
+    """The report's failures as a JUnit XML document (UTF-8, with its declaration); the suite
+    carries when the pass began (``timestamp``), how long its runs took (``time``) and the
+    report's summary (``properties``)."""
     cases = list(_cases(report))
     progress = report.progress
     errors = 0 if progress.complete else 1
@@ -146,9 +190,12 @@ def render_junit(report: Report) -> str:
         "errors": str(errors),
     }
     root = ET.Element("testsuites", {"name": SUITE, **counts})
-    suite = ET.SubElement(
-        root, "testsuite", {"name": SUITE, **counts, "skipped": str(len(skipped))}
-    )
+    attributes = {"name": SUITE, **counts, "skipped": str(len(skipped))}
+    if (started := report.overview.started_at) is not None:
+        attributes["timestamp"] = started.strftime("%Y-%m-%dT%H:%M:%S")
+        attributes["time"] = f"{report.overview.run_seconds:.3f}"
+    suite = ET.SubElement(root, "testsuite", attributes)
+    _properties(suite, report)
     for classname, name, message, kind, text in cases:
         case = ET.SubElement(suite, "testcase", {"classname": _xml(classname), "name": _xml(name)})
         failure = ET.SubElement(case, "failure", {"message": _xml(message), "type": kind})

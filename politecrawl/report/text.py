@@ -35,6 +35,7 @@ from politecrawl.report.headline import (
     verdict,
 )
 from politecrawl.report.model import Report, broken_count, counted
+from politecrawl.report.page_tables import tables
 from politecrawl.report.sitemap_tables import sitemap_csv_rows, sitemap_tables
 from politecrawl.report.tables import (
     Cell,
@@ -47,7 +48,6 @@ from politecrawl.report.tables import (
     pass_note,
     printable,
     referrer_detail,
-    tables,
     when,
     without_spec_ids,
 )
