@@ -11,6 +11,7 @@ overrides the ``--config`` file's setting; ``--include`` and ``--exclude`` repla
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -220,3 +221,26 @@ def test_a_switch_overrides_the_config_file_and_patterns_replace_its_lists(tmp_p
 def test_the_file_alone_turns_a_check_off(tmp_path):
     checked = check(tmp_path, config="[checking]\ncheck_resources = false\n")
     assert "/img/logo.png" not in checked.paths
+
+
+def test_c5_the_check_after_an_unfinished_one_says_what_it_continues(tmp_path):
+    database = tmp_path / "check.db"
+    with serve(switch_web()) as web:
+        site = web.base("site") + "/"
+        args = ("--db", str(database), "--delay", DELAY, "--quiet")
+        first = politecrawl("check", site, *args, "--max-pages", "1", cwd=tmp_path)
+        assert first.returncode == 1, first.stderr  # incomplete
+        status = politecrawl("status", "--db", str(database), cwd=tmp_path)
+        second = politecrawl("check", site, *args, cwd=tmp_path)
+    assert "resuming" not in first.stderr
+    # What the database held when the second check began, as ``status`` counts it.
+    counts = {
+        state: int(count) for state, count in re.findall(r"^  (\w+) +(\d+)$", status.stdout, re.M)
+    }
+    done = counts.get("done", 0) + counts.get("failed", 0)
+    to_go = sum(counts.get(state, 0) for state in ("queued", "leased", "deferred"))
+    assert to_go > 0
+    assert (
+        f"politecrawl: resuming {database}: {done} of {done + to_go} URLs done, {to_go} to go"
+        in second.stderr.splitlines()
+    )
