@@ -8,8 +8,10 @@ from __future__ import annotations
 import argparse
 import os
 from pathlib import Path
+from typing import get_args
 
 from politecrawl.config import SEMANTICS_CHOICES, CrawlConfig
+from politecrawl.config.groups import Purpose
 
 # option -> CrawlConfig field, for flags shared by run and resume
 FLAG_FIELDS = {
@@ -25,6 +27,7 @@ FLAG_FIELDS = {
     "include": "include",
     "exclude": "exclude",
     "semantics": "semantics",
+    "purpose": "purpose",
     "resolve": "resolve",
     "max_pages_per_host": "max_pages_per_host",
     "max_duration": "max_duration_seconds",
@@ -118,6 +121,13 @@ def add_crawl_options(
         choices=SEMANTICS_CHOICES,
         help="how robots.txt is read: strict (default) fetches only what both the 1996 draft "
         "and RFC 9309 allow; draft or rfc9309 alone",
+    )
+    option(
+        "--purpose",
+        choices=get_args(Purpose),
+        help="what the content is for: search, ai-input or ai-train; URLs whose robots.txt or "
+        "tdmrep.json refuse it are not fetched, pages refusing it are never indexable "
+        f"(default: {_DEFAULTS.crawl.purpose}: nothing withheld)",
     )
     option(
         "--resolve",

@@ -32,6 +32,7 @@ from politecrawl.config.robots_values import (
 from politecrawl.errors import ConfigError
 
 ScopeMode = Literal["seeds", "domain", "any"]
+Purpose = Literal["none", "search", "ai-input", "ai-train"]
 SitemapLastmod = Literal["revalidate", "skip"]
 DAY_SECONDS = 86_400.0
 
@@ -75,6 +76,13 @@ class CrawlSettings:
     processes: int = field(default=1, metadata=_COUNT)
     """Processes crawling together (``HelperProcesses``): Python runs one thread at a time per
     process, so a crawl at a short delay needs more than one to use more than one core."""
+    purpose: Purpose = "none"
+    """What the content is fetched for (U5): none (nothing is withheld), search (a search index),
+    ai-input (content given to a model at answer time: RAG, grounding) or ai-train (training or
+    fine-tuning). With a purpose, a URL whose robots.txt (Content-Signal, Content-Usage) or
+    tdmrep.json (fetched once per origin for ai-input and ai-train) refuses it is not fetched,
+    and a page refused by its own headers or metas is recorded as refused and never indexable.
+    Every page's signals are recorded whatever the purpose (U6)."""
 
     @property
     def user_agent(self) -> str:

@@ -24,6 +24,7 @@ from politecrawl.usage.values import (
     combine,
     fetch_permitted,
     signal,
+    use_of_purpose,
 )
 
 __all__ = [
@@ -38,4 +39,5 @@ __all__ = [
     "combine",
     "fetch_permitted",
     "signal",
+    "use_of_purpose",
 ]

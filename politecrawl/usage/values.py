@@ -28,6 +28,17 @@ class Use(enum.StrEnum):
     AI_TRAIN = "ai-train"
 
 
+def use_of_purpose(purpose: str) -> Use | None:
+    """The use a crawl's ``purpose`` setting names, or ``None`` for ``"none"`` (U5)."""
+    if purpose == "none":
+        return None
+    try:
+        return Use(purpose)
+    except ValueError:
+        choices = ", ".join(["none", *(use.value for use in Use)])
+        raise ValueError(f"purpose {purpose!r} is not one of {choices}") from None
+
+
 class Stance(enum.StrEnum):
     """What a signal, or the signals together, say of one use."""
 
