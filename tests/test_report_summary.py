@@ -41,7 +41,7 @@ from politecrawl.report.model import (
     RobotsOutcomeRow,
     UncheckedUrl,
 )
-from politecrawl.report.tables import Line, folded, referrer_lines
+from politecrawl.report.tables import MAX_FOLDED, Line, folded, referrer_lines
 
 T0 = datetime(2026, 5, 4, 9, 30, tzinfo=UTC)
 A = "http://docs.test"
@@ -202,7 +202,15 @@ def test_a_finding_names_three_linking_pages_and_counts_the_rest():
     assert len(cell[-1].folded) == 524
     assert cell[0].note == 'line 12, "moved"'
     four = tuple(Line(str(n)) for n in range(4))
-    assert folded(four) == four  # never "and 1 more": the one more is shown
+    assert folded(four, lambda line: line) == four  # never "and 1 more": the one more is shown
+
+
+def test_a_fold_holds_a_thousand_lines_and_counts_the_rest():
+    cell = referrer_lines(_pages(100_000))
+    assert cell[-1].text == "and 99997 more"
+    inside = cell[-1].folded
+    assert len(inside) == MAX_FOLDED + 1
+    assert inside[-1].text == "and 98997 more, in the CSV and JSON reports"
 
 
 def test_text_cuts_the_referrers_csv_and_json_list_them_all():

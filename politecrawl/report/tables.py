@@ -14,10 +14,10 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, TypeVar
 
 from politecrawl.report.model import Referrer, Report, counted
 
@@ -151,21 +151,31 @@ def referrer_detail(ref: Referrer) -> str:
 
 MAX_REFERRERS_SHOWN = 3
 """Linking pages a finding names; the rest fold into ``and N more`` (CSV and JSON list all)."""
+MAX_FOLDED = 1000
+"""Lines a fold holds (the HTML report's disclosure); past them, one line counts the rest."""
+
+Item = TypeVar("Item")
 
 
 def referrer_lines(referrers: tuple[Referrer, ...]) -> Cell:
     """A cell of linking pages, each linked, with its ``referrer_note``: the first
     ``MAX_REFERRERS_SHOWN``, then one line folding the rest."""
-    return folded(tuple(Line(ref.url, ref.url, referrer_note(ref)) for ref in referrers))
+    return folded(referrers, lambda ref: Line(ref.url, ref.url, referrer_note(ref)))
 
 
-def folded(lines: Cell, shown: int = MAX_REFERRERS_SHOWN) -> Cell:
-    """The first ``shown`` of ``lines``, then ``and N more`` folding the rest (never ``and 1
-    more``: one more line is shown instead)."""
-    if len(lines) <= shown + 1:
-        return lines
-    rest = lines[shown:]
-    return (*lines[:shown], Line(f"and {len(rest)} more", folded=rest))
+def folded(
+    items: Sequence[Item], line: Callable[[Item], Line], shown: int = MAX_REFERRERS_SHOWN
+) -> Cell:
+    """The first ``shown`` of ``items`` as lines, then ``and N more`` folding the next
+    ``MAX_FOLDED`` (and, past them, a line counting the rest); never ``and 1 more``: the one
+    more is shown. Only the lines shown or folded are made (a link on 100,000 pages)."""
+    if len(items) <= shown + 1:
+        return tuple(map(line, items))
+    rest = items[shown:]
+    inside = tuple(map(line, rest[:MAX_FOLDED]))
+    if len(rest) > MAX_FOLDED:
+        inside += (Line(f"and {len(rest) - MAX_FOLDED} more, in the CSV and JSON reports"),)
+    return (*map(line, items[:shown]), Line(f"and {len(rest)} more", folded=inside))
 
 
 def carried_note(from_pass: int | None) -> str:
