@@ -31,10 +31,19 @@ computes a time of its own.
 - A failing URL is retried on its own schedule (``url_retry_at``: doubling from a base, a
   Retry-After wins), while the host goes on with its other URLs; an origin whose robots.txt
   failed, on its own (``robots_retry_at``, O6).
+- A server (P6): the machine behind host names, an IP address or an IPv6 /64 (``server_of``,
+  none for an address of an exempt network, a CDN's), with a cap on requests in flight and a
+  minimum gap between the *starts* of its requests (a rate: with several in flight, an end
+  says little), by default the smallest delay of its hosts (``server_delay``), so a server
+  with one host name never holds it back: its own delay runs from its request's end. A claim
+  takes both slots (``server_slot_at_claim``); a host's address is learnt again once it is
+  older than a setting (``address_is_stale``).
 """
 
 from __future__ import annotations
 
+import ipaddress
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Literal, Protocol
@@ -201,6 +210,67 @@ def slot_at_claim(due_epoch: float, now_epoch: float, delay_seconds: float) -> t
     from the finished request."""
     start = max(due_epoch, now_epoch)
     return start, start + delay_seconds
+
+
+def server_slot_at_claim(
+    host_due_epoch: float,
+    server_due_epoch: float,
+    now_epoch: float,
+    *,
+    host_delay_seconds: float,
+    server_delay_seconds: float,
+) -> tuple[float, float, float]:
+    """A claimed host's lease start, its next start and its server's, in epoch seconds (P6).
+
+    The lease starts when both the host and its server are due, or now if later
+    (``slot_at_claim``); the host's next start is one host delay after that, the server's one
+    server delay after it (between starts: the server's gap is a rate)."""
+    start, host_next = slot_at_claim(
+        max(host_due_epoch, server_due_epoch), now_epoch, host_delay_seconds
+    )
+    return start, host_next, start + server_delay_seconds
+
+
+def server_delay(configured_seconds: float | None, host_delays: Iterable[float]) -> float:
+    """The gap between the starts of two requests to a server (P6): the configured one, else
+    the smallest delay of its hosts (0 when it has none yet)."""
+    if configured_seconds is not None:
+        return configured_seconds
+    return min(host_delays, default=0.0)
+
+
+Network = ipaddress.IPv4Network | ipaddress.IPv6Network
+
+
+def exempt_networks(networks: Iterable[str]) -> tuple[Network, ...]:
+    """The ``server_exempt_networks`` setting as networks (validated with the settings)."""
+    return tuple(ipaddress.ip_network(network.strip(), strict=False) for network in networks)
+
+
+def server_of(address: str, exempt: Iterable[Network] = ()) -> str | None:
+    """The server an address belongs to (P6): an IPv4 address itself, an IPv6 address's /64
+    (one machine's or one customer's usual share), written as a network; None when the address
+    is in an ``exempt`` network (a CDN's, where one address fronts unrelated sites) or is not
+    an address."""
+    try:
+        ip = ipaddress.ip_address(address.strip("[]"))
+    except ValueError:
+        return None
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        ip = ip.ipv4_mapped
+    if any(ip.version == network.version and ip in network for network in exempt):
+        return None
+    if isinstance(ip, ipaddress.IPv4Address):
+        return str(ip)
+    return str(ipaddress.IPv6Network((ip, 64), strict=False))
+
+
+def address_is_stale(
+    resolved_at: datetime | None, now: datetime, *, max_age_seconds: float
+) -> bool:
+    """Whether a host's address, learnt at ``resolved_at`` (None: never), is to be learnt again
+    (P6: the system's resolver does not say how long its answer lives; its cache does)."""
+    return resolved_at is None or (now - resolved_at).total_seconds() >= max_age_seconds
 
 
 def next_start_after_lost(now: datetime, *, next_start: datetime, delay_seconds: float) -> datetime:

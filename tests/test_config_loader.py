@@ -350,7 +350,7 @@ def strategy_for(name, hint):
         return st.from_regex(r"[A-Za-z0-9][A-Za-z0-9_-]{0,15}", fullmatch=True)
     if name in ("include", "exclude"):  # B1: validate() compiles them
         return st.lists(text.filter(_compiles), max_size=3).map(tuple)
-    if name == "trusted_networks":
+    if name in ("trusted_networks", "server_exempt_networks"):
         return st.lists(st.ip_addresses().map(str), max_size=3).map(tuple)
     if name == "contact":  # sent in the User-Agent header: printable ASCII
         ascii_text = st.text(st.characters(min_codepoint=0x20, max_codepoint=0x7E), max_size=20)

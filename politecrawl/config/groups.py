@@ -33,6 +33,7 @@ from politecrawl.errors import ConfigError
 
 ScopeMode = Literal["seeds", "domain", "any"]
 Purpose = Literal["none", "search", "ai-input", "ai-train"]
+PolitenessUnit = Literal["server", "host"]
 SitemapLastmod = Literal["revalidate", "skip"]
 DAY_SECONDS = 86_400.0
 
@@ -112,6 +113,21 @@ class PolitenessSettings:
     time-outs) also slows its whole host, so this is the wait of a page broken on its own."""
     max_in_flight_per_host: int = field(default=1, metadata=_COUNT)
     """Requests in flight per host, across all workers and processes (P1)."""
+    politeness_unit: PolitenessUnit = "server"
+    """server: host names on one address (an IPv6 /64) share its limits below as well as
+    keeping their own; host: each host name alone, whatever machine it is on (P6)."""
+    max_in_flight_per_server: int = field(default=2, metadata=_COUNT)
+    """Requests in flight to one server (an IP address, an IPv6 /64), across every host name
+    on it, worker and process (P6)."""
+    server_delay_seconds: float | None = field(default=None, metadata=_SECONDS_OR_ZERO)
+    """The minimum time between the starts of two requests to one server; empty: the smallest
+    delay of the hosts on it, so that a server with one host name paces it as before (P6)."""
+    server_exempt_networks: tuple[str, ...] = ()
+    """Networks (CIDR) whose addresses are not one server: a large CDN's, where one address
+    fronts unrelated sites. Their hosts keep their own pace only (P6)."""
+    address_max_age_seconds: float = field(default=300.0, metadata=_SECONDS)
+    """A host name is resolved again when its address was learnt longer ago than this (the
+    system resolver does not tell a DNS answer's lifetime; its cache honours it, P6)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -399,11 +415,16 @@ class CrawlConfig:
                     re.compile(pattern)
                 except re.error as error:
                     _fail(key, f"{pattern!r} is not a regular expression ({error})")
-        for network in scope.trusted_networks:
-            try:
-                ipaddress.ip_network(network.strip(), strict=False)
-            except ValueError as error:
-                _fail("trusted_networks", f"{network!r} is not an address range ({error})")
+        networks = {
+            "trusted_networks": scope.trusted_networks,
+            "server_exempt_networks": self.politeness.server_exempt_networks,
+        }
+        for key, values in networks.items():
+            for network in values:
+                try:
+                    ipaddress.ip_network(network.strip(), strict=False)
+                except ValueError as error:
+                    _fail(key, f"{network!r} is not an address range ({error})")
 
     def _groups(self) -> dict[str, SettingsGroup]:
         return {table: getattr(self, table) for table in GROUP_TYPES}
