@@ -110,6 +110,24 @@ crawl_runs_table = Table(
 )
 
 
+# A server: the machine behind host names, an IP address or an IPv6 /64 (``politeness.server_of``),
+# the second unit of politeness (P6): its hosts share its requests in flight and a minimum gap
+# between the starts of its requests, which the claim takes with the host's slot.
+servers_table = Table(
+    "servers",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    # The address, or an IPv6 address's /64 written as a network.
+    Column("address", String(64), unique=True, nullable=False),
+    Column("in_flight", Integer, default=0, nullable=False),
+    Column("max_in_flight", Integer, default=2, nullable=False),
+    # No request to this server may start before this time.
+    Column("next_fetch_at", EpochTime(), nullable=False),
+    # The gap between the starts of two requests: the setting, or its hosts' smallest delay.
+    Column("delay_seconds", Float, default=0.0, nullable=False),
+)
+
+
 # A row of ``hosts``: a host name (ports share it), the unit of politeness (P1-P3).
 #
 # Not ``politeness.HostPace``, the value a visit hands over to be written into this row.
@@ -132,7 +150,14 @@ hosts_table = Table(
     Column("last_response_seconds", Float),
     Column("error_streak", Integer, default=0, nullable=False),
     Column("wait_reason", Text),
+    # P6: the server the host's address is on (a ``servers`` row; no declared foreign key, which
+    # SQLite adds only by copying the table), None before its address is known or when the
+    # address is in an exempt network; the address itself, and when it was learnt.
+    Column("server_id", Integer),
+    Column("address", String(64)),
+    Column("address_resolved_at", EpochTime()),
     Index("ix_hosts_due", "active", "next_fetch_at"),
+    Index("ix_hosts_server_id", "server_id"),
 )
 
 
@@ -176,6 +201,8 @@ urls_table = Table(
     Column("discovered_at", EpochTime(), nullable=False),
     Column("lease_owner", String(200)),
     Column("lease_expires_at", EpochTime()),
+    # The server whose slot the lease holds (P6), given back when the lease ends or expires.
+    Column("lease_server_id", Integer),
     Column("attempts", Integer, default=0, nullable=False),
     # Redirects followed to reach this URL from the URL that was linked (C4).
     Column("redirect_hops", Integer, default=0, server_default="0", nullable=False),
