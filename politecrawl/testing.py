@@ -7,6 +7,7 @@ import threading
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from urllib.parse import urlsplit
 
 from politecrawl.errors import FetchError
 from politecrawl.fetch import Fetcher, FetchLimits, FetchRequest, FetchResult
@@ -68,7 +69,9 @@ class ScriptedFetcher(Fetcher):
     URL not in the script answers 404, so a site without robots.txt needs no entry for it.
     ``requests`` lists every URL asked, in order. A redirect is an ``Answer`` with a 3xx status
     and a ``Location`` header, resolved against the URL as the real fetcher does. A body longer
-    than ``limits.max_body_bytes`` is cut there, as the real fetcher cuts it.
+    than ``limits.max_body_bytes`` is cut there, as the real fetcher cuts it. ``addresses``
+    maps host names to the address they are on (P6: host names sharing a server); a host not
+    in it has none known, and is paced alone.
     """
 
     def __init__(
@@ -77,14 +80,21 @@ class ScriptedFetcher(Fetcher):
         *,
         user_agent: str = "politecrawl/test",
         limits: FetchLimits | None = None,
+        addresses: Mapping[str, str] | None = None,
     ) -> None:
         super().__init__(user_agent=user_agent, limits=limits or FetchLimits())
+        self._addresses = {host.lower(): address for host, address in (addresses or {}).items()}
         self._script = dict(script)
         self._served: dict[str, int] = {}
         self._log_lock = threading.Lock()
         self.requests: list[str] = []
         self.methods: list[str] = []
         """The method of each request, in the order of ``requests``."""
+
+    def address_of(self, url: str) -> tuple[str, datetime] | None:
+        """The address ``addresses`` gives the URL's host, resolved now; never DNS."""
+        address = self._addresses.get((urlsplit(url).hostname or "").lower())
+        return None if address is None else (address, datetime.now(UTC))
 
     def _answer(self, request: FetchRequest) -> FetchResult:
         """The scripted answer for the URL (404 when it has none); a HEAD gets its headers."""
@@ -107,4 +117,6 @@ class ScriptedFetcher(Fetcher):
             len(body) > cap and method != "HEAD",
             answer.elapsed_seconds,
             None,  # a redirect's Location: resolved by ``fetch``, as for the network
+            peer_address=known[0] if (known := self.address_of(url)) is not None else None,
+            resolved_at=known[1] if known is not None else None,
         )

@@ -92,6 +92,10 @@ def _fetcher_options(
             },
             trusted_networks=scope_of(config, ()).trusted_networks,
             allowed_hosts=seed_hosts,
+            # P6: a host's server is its address; a connection older than this resolves anew.
+            max_address_age_seconds=config.politeness.address_max_age_seconds
+            if config.politeness.politeness_unit == "server"
+            else None,
         ),
     }
 

@@ -20,6 +20,12 @@ So the fetcher sets a deadline (``response_deadline``) for the request it sends,
 connection is made (TCP and a TLS handshake, which a server can trickle too) and while it waits
 for the headers, a timer shuts its socket down at that deadline; ``fetch`` bounds the body.
 
+A host name's address is politeness's too (P6: host names on one address share its pace): a
+connection keeps the address it reached and when it resolved it, which ``fetch`` hands on with
+every answer; and a pooled connection older than ``max_address_age_seconds`` is not reused, so
+the name is resolved again (the system resolver does not tell an answer's lifetime; its cache
+honours it). ``AddressGuard.resolved`` answers before any request, as a connection would.
+
 Part of the HTTP edge (``politecrawl.fetch``): ``fetcher`` mounts its adapter on every session.
 """
 
@@ -35,6 +41,7 @@ import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import Any
 
 from requests.adapters import HTTPAdapter
@@ -71,6 +78,16 @@ class AddressGuard:
     allowed_hosts: Callable[[], Iterable[str]] = tuple
     """The crawl's seed hosts (canonical): these may resolve anywhere, and those written as
     non-public addresses let addresses written out reach their networks."""
+    max_address_age_seconds: float | None = None
+    """A pooled connection resolved longer ago than this is not reused (P6); None: no limit."""
+
+    def resolved(self, host: str, port: int) -> tuple[str, datetime] | None:
+        """The address ``host`` would be connected to now, and when it was resolved; None when
+        it has none that may be reached (the connection would fail: let it say why)."""
+        try:
+            return self.address_for(host, port), datetime.now(UTC)
+        except (OSError, SteeringRefusedError, UnicodeError):
+            return None
 
     def address_for(self, host: str, port: int) -> str:
         """The address to connect ``host`` to; raises ``SteeringRefusedError`` (or
@@ -270,14 +287,28 @@ class _GuardedConnection(HTTPConnection):
     guard: AddressGuard
     peer_address: str | None = None
     """The address the connection reached (its socket's peer), kept for the responses it
-    carries (an archive's ``WARC-IP-Address``) after urllib3 drops the socket of a response
-    that ends the connection."""
+    carries (an archive's ``WARC-IP-Address``, the host's server: P6) after urllib3 drops the
+    socket of a response that ends the connection."""
+    resolved_at: datetime | None = None
+    """When its host name was resolved (the connection was made)."""
+    _resolved_monotonic: float | None = None
 
     def _new_conn(self) -> socket.socket:
+        self.resolved_at, self._resolved_monotonic = datetime.now(UTC), time.monotonic()
         sock = _watched(_connect(self, self.guard))
         with contextlib.suppress(OSError):  # no peer after all: the request itself will fail
             self.peer_address = str(sock.getpeername()[0])
         return sock
+
+    @property
+    def is_connected(self) -> bool:
+        """urllib3's question before reusing a pooled connection: no, once its address is
+        older than the guard allows (P6: the name is resolved again)."""
+        limit = self.guard.max_address_age_seconds
+        resolved = self._resolved_monotonic
+        if limit is not None and resolved is not None and time.monotonic() - resolved >= limit:
+            return False
+        return bool(super().is_connected)
 
     def connect(self) -> None:
         _connected_within_deadline(super().connect)

@@ -52,6 +52,7 @@ class Fetcher:
         self._user_agent = user_agent
         self._limits = limits
         guard = address_guard or AddressGuard()
+        self._guard = None if session_factory is not None else guard
         self._session_factory = session_factory or (lambda: new_session(guard))
         self._local = threading.local()
         self._sessions: list[requests.Session] = []
@@ -87,6 +88,21 @@ class Fetcher:
             return replace(result, location=_resolve(url, result._first("Location")))
         return result
 
+    def address_of(self, url: str) -> tuple[str, datetime] | None:
+        """The address a request for ``url`` would connect to now, and when it was resolved
+        (P6: a host learns its server before its first request); None when not known: the
+        name does not resolve or may not be reached, or the sessions are the caller's."""
+        if self._guard is None:
+            return None
+        try:
+            parts = urlsplit(url)
+            host, port = parts.hostname, parts.port
+        except ValueError:
+            return None
+        if not host:
+            return None
+        return self._guard.resolved(host, port or (443 if parts.scheme == "https" else 80))
+
     def _answer(self, request: FetchRequest) -> FetchResult:
         """The answer to one settled request, from the network. The one place to change where
         answers come from (``testing.ScriptedFetcher``: a script) or what happens to them
@@ -108,7 +124,7 @@ class Fetcher:
             raise too_slow(url, self._limits, arriving="its headers were arriving")
         raw_chunks: list[bytes] | None = [] if self._keep_exchanges else None
         # Asked before the body is read: a connection read to its end goes back to its pool.
-        peer_address = _peer_address(response) if self._keep_exchanges else None
+        peer_address, resolved_at = _peer_address(response)
         try:
             body, truncated = read_body(
                 url,
@@ -127,7 +143,16 @@ class Fetcher:
         if raw_chunks is not None:
             exchange = _exchange(url, response, raw_chunks or [body], started_at, peer_address)
         return FetchResult(
-            url, status, raw_headers, body, truncated, elapsed_seconds, None, exchange
+            url,
+            status,
+            raw_headers,
+            body,
+            truncated,
+            elapsed_seconds,
+            None,
+            exchange,
+            peer_address=peer_address,
+            resolved_at=resolved_at,
         )
 
     def close(self) -> None:
@@ -230,20 +255,24 @@ def _exchange(
     )
 
 
-def _peer_address(response: requests.Response) -> str | None:
-    """The address ``response`` came from, as its connection (``connect``) keeps it; else its
-    socket's peer; None when neither is known (an answer from a test double)."""
+def _peer_address(response: requests.Response) -> tuple[str | None, datetime | None]:
+    """The address ``response`` came from, and when its connection resolved it, as the
+    connection (``connect``) keeps them; else its socket's peer; None when not known (an
+    answer from a test double)."""
     connection = getattr(response.raw, "connection", None)
     known = getattr(connection, "peer_address", None)
+    resolved_at = getattr(connection, "resolved_at", None)
+    if not isinstance(resolved_at, datetime):
+        resolved_at = None
     if isinstance(known, str):
-        return known
+        return known, resolved_at
     sock = getattr(connection, "sock", None)
     if sock is None:
-        return None
+        return None, None
     try:
-        return str(sock.getpeername()[0])
+        return str(sock.getpeername()[0]), resolved_at
     except (OSError, TypeError, IndexError):  # closed already, or not an internet socket
-        return None
+        return None, None
 
 
 def _refuse_unsendable_host(url: str) -> None:

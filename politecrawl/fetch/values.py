@@ -71,6 +71,8 @@ class FetchResult:
     location: str | None  # for a redirect: Location resolved against ``url``
     exchange: Exchange | None = None
     archived_as: str | None = None  # the WARC-Record-ID of its response record, if archived
+    peer_address: str | None = None  # the address the connection reached (P6), if known
+    resolved_at: datetime | None = None  # when the connection resolved its host name
 
     def header(self, name: str) -> str | None:
         """The header's value, case-insensitively; repeated headers joined with ", "."""
