@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Literal, Protocol
 
+from politecrawl.config.robots_values import OutcomeSettings
 from politecrawl.errors import FetchError
 from politecrawl.politeness import busy_retry_at, next_start_after, robots_delay_seconds
 from politecrawl.robots import RobotsLimits, RobotsPolicy, Verdict, parse_robots
@@ -210,15 +211,36 @@ class Gate:
         """Fetch (or revalidate) the robots.txt of ``origin`` in the caller's host slot: its
         outcome, and whether the last response on the origin's host was closed before its end
         (P2)."""
-        previous = self.policies.get(origin)
+        fetched = self.fetch_like_robots(
+            origin + "/robots.txt",
+            self.policies.get(origin),
+            # One octet past the limit tells the parser the file went on (O8).
+            max_bytes=self.settings.robots_max_bytes + 1,
+            settings=self._outcome_settings,
+        )
+        self.policies.put(origin, fetched.outcome, now=self.clock.now())
+        self._remember(origin, fetched.outcome)
+        return fetched
+
+    def fetch_like_robots(
+        self,
+        url: str,
+        previous: RobotsOutcome | None,
+        *,
+        max_bytes: int,
+        settings: OutcomeSettings,
+    ) -> RobotsFetch:
+        """Fetch a file of an origin as robots.txt is fetched, in the caller's host slot, and
+        store nothing: redirects (O7), the anti-steering guard, a conditional GET when
+        ``previous`` was read (E3), O6's back-off counted on from ``previous``, the outcome
+        read under ``settings``. ``/.well-known/tdmrep.json`` is fetched so (U3)."""
         failures = previous.failures if previous is not None and previous.kind == "deferred" else 0
         revalidate = previous if previous is not None and previous.kind == "parsed" else None
-        url = origin + "/robots.txt"
         host = split_canonical(canonicalize(url))[1]
         cut_by_host: dict[str, bool] = {}
-        outcome = self._follow(url, host, failures, revalidate, cut_by_host)
-        self.policies.put(origin, outcome, now=self.clock.now())
-        self._remember(origin, outcome)
+        outcome = self._follow(
+            url, host, failures, revalidate, cut_by_host, max_bytes=max_bytes, settings=settings
+        )
         return RobotsFetch(outcome, cut_by_host.get(host, False))
 
     def _follow(
@@ -228,6 +250,9 @@ class Gate:
         failures: int,
         revalidate: RobotsOutcome | None,
         cut_by_host: dict[str, bool],
+        *,
+        max_bytes: int,
+        settings: OutcomeSettings,
     ) -> RobotsOutcome:
         """The outcome of ``url`` (on ``host``) and its redirects; ``cut_by_host`` gets, for
         each host asked, whether its last response was closed before its end."""
@@ -239,19 +264,18 @@ class Gate:
                         url,
                         etag=revalidate.etag if revalidate and hop == 0 else None,
                         last_modified=revalidate.last_modified if revalidate and hop == 0 else None,
-                        # One octet past the limit tells the parser the file went on (O8).
-                        max_bytes=self.settings.robots_max_bytes + 1,
+                        max_bytes=max_bytes,
                     )
                 except FetchError as error:
                     cut_by_host[host] = error.closed_early
                     if not error.temporary:  # refused (anti-steering guard), or unrequestable
                         return outcome_of_refusal(str(error), failures_before=failures)
-                    return self._failure(str(error), failures)
+                    return self._failure(str(error), failures, settings)
                 cut_by_host[host] = result.truncated
                 now = self.clock.now()
                 headers = dict(result.headers)
                 if result.status == 304 and revalidate is not None:
-                    return renewed(revalidate, headers, now=now, settings=self._outcome_settings)
+                    return renewed(revalidate, headers, now=now, settings=settings)
                 if 300 <= result.status < 400 and result.location:
                     refused = self._steering(result.location, url)
                     if refused is not None:
@@ -262,7 +286,7 @@ class Gate:
                     if next_url is None:
                         return self._busy(host, failures)
                     if not next_url:
-                        return self._failure("redirect to an invalid URL", failures)
+                        return self._failure("redirect to an invalid URL", failures, settings)
                     url = next_url
                     continue
                 return outcome_of_response(
@@ -271,11 +295,13 @@ class Gate:
                     result.body,
                     now=now,
                     failures_before=failures,
-                    settings=self._outcome_settings,
+                    settings=settings,
                     retry_after_seconds=result.retry_after_seconds(now),
                 )
             return self._failure(
-                f"more than {self.settings.robots_max_redirects} redirects (O7)", failures
+                f"more than {self.settings.robots_max_redirects} redirects (O7)",
+                failures,
+                settings,
             )
         finally:
             if reserved is not None:
@@ -340,9 +366,9 @@ class Gate:
             failures,
         )
 
-    def _failure(self, error: str, failures: int) -> RobotsOutcome:
+    def _failure(self, error: str, failures: int, settings: OutcomeSettings) -> RobotsOutcome:
         return outcome_of_failure(
-            error, now=self.clock.now(), failures_before=failures, settings=self._outcome_settings
+            error, now=self.clock.now(), failures_before=failures, settings=settings
         )
 
 

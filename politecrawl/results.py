@@ -7,6 +7,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING
 
 from politecrawl.html import decode_body
+from politecrawl.usage import NO_PREFERENCES, UsePreferences
 
 if TYPE_CHECKING:
     from bs4 import BeautifulSoup
@@ -14,8 +15,9 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True, slots=True)
 class Page:
-    """A fetched URL. ``indexable`` is False for noindex pages and errors (T5): only indexable
-    pages are content a consumer may index; every page is reported for maintenance reports."""
+    """A fetched URL. ``indexable`` is False for noindex pages, errors (T5) and pages refusing
+    the crawl's purpose (U5): only indexable pages are content a consumer may index or use;
+    every page is reported for maintenance reports."""
 
     url: str
     status: int | None
@@ -39,6 +41,12 @@ class Page:
     error: str | None = None
     directive_sources: tuple[str, ...] = ()
     """Which META tags and headers set noindex/nofollow, for people."""
+    use_preferences: UsePreferences = NO_PREFERENCES
+    """The use-preference signals that applied when it was fetched, each with its source:
+    robots.txt lines, tdmrep.json rules, its own headers and metas (U6). ``verdict(use)``
+    combines them for a use (U4)."""
+    refused: bool = False
+    """They refuse the crawl's purpose (U5): recorded, never indexable."""
 
     @property
     def ok(self) -> bool:
@@ -47,8 +55,9 @@ class Page:
 
     @property
     def indexable(self) -> bool:
-        """Content a consumer may index: a 2xx page without noindex (T5)."""
-        return self.ok and self.index
+        """Content a consumer may index: a 2xx page without noindex (T5) whose signals do not
+        refuse the crawl's purpose (U5)."""
+        return self.ok and self.index and not self.refused
 
     @property
     def text(self) -> str:
@@ -89,6 +98,10 @@ class CrawlSummary:
     errors: int = 0
     redirects: int = 0
     excluded_by_robots: int = 0
+    excluded_by_preferences: int = 0
+    """URLs not fetched because robots.txt or tdmrep.json refuse the crawl's purpose (U5)."""
+    refused: int = 0
+    """Pages fetched whose own headers or metas refuse the crawl's purpose (U5)."""
     out_of_scope: int = 0
     robots_fetches: int = 0
     sitemaps: int = 0
@@ -123,11 +136,15 @@ class CrawlSummary:
             self.noindex += 1
         if page.ok and not page.follow:
             self.nofollow += 1
+        if page.ok and page.refused:
+            self.refused += 1
 
     def count_excluded(self, excluded: Excluded) -> None:
         """Count a URL the crawl decided not to fetch."""
         if excluded.reason == "robots":
             self.excluded_by_robots += 1
+        elif excluded.reason == "use-preference":
+            self.excluded_by_preferences += 1
         elif excluded.state == "out_of_scope":
             self.out_of_scope += 1
 

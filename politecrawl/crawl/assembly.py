@@ -16,7 +16,7 @@ from politecrawl.crawl.visit import Visitor
 from politecrawl.fetch import AddressGuard, Fetcher, FetchLimits
 from politecrawl.gate import Gate
 from politecrawl.scope import Scope, TrapGuards
-from politecrawl.store import Database, Frontier, RobotsOutcomeStore
+from politecrawl.store import Database, Frontier, RobotsOutcomeStore, TdmRepOutcomeStore
 from politecrawl.warc import ArchivingFetcher, WarcArchive
 
 # A robots.txt redirect's other host is held for the response deadline and this much more: the
@@ -109,7 +109,8 @@ def visitor_of(
     scope: Scope,
     clock: Clock,
 ) -> Visitor:
-    """The visitor of one run, with its gate (robots.txt through the same fetcher)."""
+    """The visitor of one run, with its gate (robots.txt, and tdmrep.json when the crawl's
+    purpose reads it, through the same fetcher, their outcomes in the crawl database)."""
     gate = Gate(
         config.robots,
         RobotsOutcomeStore(database),
@@ -132,4 +133,5 @@ def visitor_of(
         scope=scope,
         clock=clock,
         archive=archive,
+        tdmrep_outcomes=TdmRepOutcomeStore(database),
     )

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 from politecrawl.directives import page_directives
 from politecrawl.html import parse_html
 from politecrawl.links import canonical_link, extract_links
+from politecrawl.preferences import page_preferences
 from politecrawl.results import Page
 from politecrawl.sitemaps import (
     SitemapLimits,
@@ -28,12 +29,14 @@ from politecrawl.sitemaps import (
     read_listing,
 )
 from politecrawl.store import FoundLink, Lease, ends
+from politecrawl.usage import NO_PREFERENCES, UsePreferences, use_of_purpose
 
 if TYPE_CHECKING:
     from datetime import datetime
 
     from politecrawl.config import CrawlConfig
     from politecrawl.fetch import FetchResult
+    from politecrawl.usage import Signal
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,6 +73,8 @@ def outcome_of(
     anchors: frozenset[str] | None = None,
     check_method: str | None = None,
     kind: str | None = None,
+    use_signals: tuple[Signal, ...] | None = None,
+    use_refused: bool | None = None,
 ) -> ends.PageOutcome:
     """What the frontier records of a response."""
     return ends.PageOutcome(
@@ -88,6 +93,8 @@ def outcome_of(
         elapsed_seconds=result.elapsed_seconds,
         size_bytes=len(result.body),
         error=error,
+        use_signals=use_signals,
+        use_refused=use_refused,
     )
 
 
@@ -98,9 +105,13 @@ def read_page(
     config: CrawlConfig,
     *,
     becomes: str | None = None,
+    known: UsePreferences = NO_PREFERENCES,
 ) -> PageReading:
     """Parse a fetched page once: directives (T1-T5), links with rel=nofollow (T6, T7), and,
-    with link checking on, each link's text and line, the resources (L3) and anchors (L4)."""
+    with link checking on, each link's text and line, the resources (L3) and anchors (L4);
+    its use preferences, ``known`` (robots.txt's, tdmrep.json's) and its own headers' and
+    metas' (U2, U6), and whether they refuse the crawl's purpose (U5: recorded as refused,
+    never indexable; a 304 keeps what the page said when it was read)."""
     redirect_to, error = redirect_of(
         result, hops=lease.redirect_hops, max_redirects=config.fetching.max_redirects
     )
@@ -115,6 +126,10 @@ def read_page(
         else None
     )
     directives = page_directives(parsed, result.headers, config.user_agent)
+    said = known.merged(page_preferences(parsed, result.headers, config.user_agent))
+    purpose = use_of_purpose(config.crawl.purpose)
+    refused = purpose is not None and said.refuses(purpose)
+    read_anew = result.status != 304
     links: tuple[FoundLink, ...] = ()
     if parsed is not None:
         found = extract_links(
@@ -135,6 +150,8 @@ def read_page(
         canonical_url=canonical_link(parsed, result.url) if parsed is not None else None,
         anchors=parsed.anchors if parsed is not None and config.checking.check_fragments else None,
         kind=becomes,
+        use_signals=said.signals if read_anew else None,
+        use_refused=refused if purpose is not None and read_anew else None,
     )
     page = Page(
         url=lease.url,
@@ -153,8 +170,28 @@ def read_page(
         truncated=result.truncated,
         error=error,
         directive_sources=directives.sources,
+        use_preferences=said,
+        refused=refused,
     )
     return PageReading(page, outcome, links, directives.follow, redirect_to)
+
+
+def decision_record(lease: Lease, reading: PageReading) -> dict[str, object]:
+    """What the crawl made of a page, for the WARC ``metadata`` record beside its response:
+    depth, referrer, directives, links, a redirect's target, and its use preferences as seen
+    at fetch time, each signal with its source (U6)."""
+    page = reading.page
+    return {
+        "depth": lease.depth,
+        "referrer": lease.referrer,
+        "index": page.index,
+        "follow": page.follow,
+        "directive_sources": page.directive_sources,
+        "links": [{"url": link.url, "nofollow": link.nofollow} for link in reading.links],
+        "redirect_to": reading.redirect_to,
+        "use_signals": [one.as_record() for one in page.use_preferences.signals],
+        "use_refused": page.refused,
+    }
 
 
 def read_sitemap(

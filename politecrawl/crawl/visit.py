@@ -1,16 +1,17 @@
 """One leased URL, start to finish: scope, gate, fetch one hop, parse, directives, record.
 
 The order of ``Visitor.visit`` is the loop of DESIGN.md: scope (C1, C3) -> gate (robots.txt
-first when needed, O2; deferred or disallowed, O3-O7) -> Crawl-delay cap (P2) -> one request (a
+first when needed, O2; deferred or disallowed, O3-O7) -> Crawl-delay cap (P2) -> with a crawl
+purpose, what robots.txt and tdmrep.json say of it (U5, ``preferences_visit``) -> one request (a
 redirect is recorded and its target queued as a URL of its own, so every hop is checked and
-paced like any URL, C4) -> parse once -> META robots and X-Robots-Tag (T1-T4) -> links only if
-the page may be followed (T5, T6) -> the host's pace (P2, P3: ``politeness.pace_after`` decides
-it from the host's stored error streak; a failing page gets its own retry time,
-``politeness.url_retry_at``). A visit writes nothing itself: it returns what the frontier
-records, the lease's end (``politecrawl.store.ends``: completed for a response; excluded,
-deferred, failed, released or kept without one) inside a ``VisitResult`` (a page, a check, a
-sitemap, robots.txt first, or the end alone), and the worker records the end together with its
-next claim: one transaction a lease, one owner of the writes.
+paced like any URL, C4) -> parse once -> META robots and X-Robots-Tag (T1-T4), use preferences
+(U2, U6) -> links only if the page may be followed (T5, T6) -> the host's pace (P2, P3:
+``politeness.pace_after`` decides it from the host's stored error streak; a failing page gets
+its own retry time, ``politeness.url_retry_at``). A visit writes nothing itself: it returns
+what the frontier records, the lease's end (``politecrawl.store.ends``: completed for a
+response; excluded, deferred, failed, released or kept without one) inside a ``VisitResult`` (a
+page, a check, a sitemap, robots.txt first, or the end alone), and the worker records the end
+together with its next claim: one transaction a lease, one owner of the writes.
 
 A URL is read as what it is (``response_reading`` turns a response into what is recorded): a
 page is parsed; a sitemap (S1, S2) is read for the URLs it lists, and an origin's sitemaps are
@@ -26,8 +27,9 @@ from typing import TYPE_CHECKING, Any
 
 from politecrawl.crawl.checking import request_check
 from politecrawl.crawl.failures import RETRY_STATUSES, Failures
+from politecrawl.crawl.preferences_visit import PreferenceVisits
 from politecrawl.crawl.response_reading import (
-    PageReading,
+    decision_record,
     outcome_of,
     read_page,
     read_sitemap,
@@ -62,7 +64,7 @@ if TYPE_CHECKING:
     from politecrawl.clock import Clock
     from politecrawl.config import CrawlConfig
     from politecrawl.fetch import Fetcher, FetchResult
-    from politecrawl.gate import Gate
+    from politecrawl.gate import Gate, OutcomeStore
     from politecrawl.warc import WarcArchive
 
 
@@ -96,7 +98,10 @@ class Visitor:
         scope: Scope,
         clock: Clock,
         archive: WarcArchive | None = None,
+        tdmrep_outcomes: OutcomeStore | None = None,
     ) -> None:
+        """``tdmrep_outcomes``: where tdmrep.json outcomes are kept (U3; the crawl database's
+        ``store.TdmRepOutcomeStore``), for a purpose that reads tdmrep.json."""
         self.config = config
         self.frontier = frontier
         self.gate = gate
@@ -122,6 +127,7 @@ class Visitor:
             sitemaps=config.sitemaps,
             semantics=config.robots.semantics,
         )
+        self.preferences = PreferenceVisits(gate, tdmrep_outcomes, config, clock=clock)
         self._pages = _HostPages()
         self.sitemap_limits = SitemapLimits(
             max_entries=config.sitemaps.max_sitemap_entries,
@@ -176,6 +182,8 @@ class Visitor:
             if self._checked_lately(lease, now):
                 return Ended(ends.Kept(lease, reason="check-fresh"))
             return self._check(lease, robots_delay, becomes)
+        if (held := self.preferences.before_fetch(lease, robots_delay, becomes)) is not None:
+            return held  # U5: refused by robots.txt or tdmrep.json, or tdmrep.json read first
         # A retry's first attempt took its place in the host's budget; the retry may come after
         # the host's fresh pages (P3), when they may have used the rest.
         if (
@@ -296,9 +304,13 @@ class Visitor:
         *,
         becomes: str | None = None,
     ) -> VisitResult:
-        reading = read_page(lease, result, finished, self.config, becomes=becomes)
+        known = self.preferences.for_url(lease)  # robots.txt's and tdmrep.json's (U6)
+        reading = read_page(lease, result, finished, self.config, becomes=becomes, known=known)
         if self.archive is not None and result.archived_as is not None:
-            self._archive_decision(lease, result.archived_as, reading)
+            # what the crawl made of the page, beside its response record
+            self.archive.record_metadata(
+                lease.url, result.archived_as, decision_record(lease, reading)
+            )
         completion = self._completion(
             lease,
             pace,
@@ -379,21 +391,3 @@ class Visitor:
             redirect_sitemap=seed if redirect_to is not None else None,
         )
         return SitemapVisit(completion)
-
-    def _archive_decision(self, lease: Lease, record_id: str, reading: PageReading) -> None:
-        """A WARC ``metadata`` record beside the page's response: what the crawl made of it."""
-        assert self.archive is not None
-        page = reading.page
-        self.archive.record_metadata(
-            lease.url,
-            record_id,
-            {
-                "depth": lease.depth,
-                "referrer": lease.referrer,
-                "index": page.index,
-                "follow": page.follow,
-                "directive_sources": page.directive_sources,
-                "links": [{"url": link.url, "nofollow": link.nofollow} for link in reading.links],
-                "redirect_to": reading.redirect_to,
-            },
-        )

@@ -6,7 +6,8 @@ import-linter contract in ``pyproject.toml`` checks every submodule, present and
 - this one, for the crawl that writes: ``open_database`` opens (creating or upgrading) a SQLite
   file or a PostgreSQL database; ``Frontier`` schedules, leases and records URLs on it, with the
   values it takes and gives (``ends``: the six ways a lease ends, which ``Frontier.record``
-  takes); ``RobotsOutcomeStore`` keeps each origin's robots.txt outcome;
+  takes); ``RobotsOutcomeStore`` keeps each origin's robots.txt outcome and
+  ``TdmRepOutcomeStore`` its tdmrep.json's (U3);
   ``start_run``/``finish_run``/``last_config`` record crawl runs; ``server_advice`` says what to
   tell the user about the database server;
 - ``politecrawl.store.reading``, for the reports: the read-only questions (``broken_urls``,
@@ -46,6 +47,7 @@ from politecrawl.store.robots_outcomes import RobotsOutcomeStore
 from politecrawl.store.runs import finish_run, last_config, start_run
 from politecrawl.store.schema import CHECK, PAGE, SITEMAP
 from politecrawl.store.server_settings import server_advice
+from politecrawl.store.tdmrep_outcomes import TdmRepOutcomeStore
 
 __all__ = [
     "CHECK",
@@ -61,6 +63,7 @@ __all__ = [
     "LinkOut",
     "Recorded",
     "RobotsOutcomeStore",
+    "TdmRepOutcomeStore",
     "Wait",
     "drop_link_target_index",
     "ends",

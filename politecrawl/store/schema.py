@@ -179,6 +179,18 @@ origins_table = Table(
     Column("robots_retry_at", EpochTime()),
     Column("robots_failures", Integer, default=0, nullable=False),
     Column("robots_error", Text),
+    # /.well-known/tdmrep.json, fetched as robots.txt is when a crawl's purpose needs it (U3):
+    # None until fetched; then parsed, allow_all (no reservation) or deferred.
+    Column("tdmrep_outcome", String(16)),
+    Column("tdmrep_status", Integer),
+    Column("tdmrep_body", LargeBinary),
+    Column("tdmrep_etag", Text),
+    Column("tdmrep_last_modified", Text),
+    Column("tdmrep_fetched_at", EpochTime()),
+    Column("tdmrep_expires_at", EpochTime()),
+    Column("tdmrep_retry_at", EpochTime()),
+    Column("tdmrep_failures", Integer, default=0, server_default="0", nullable=False),
+    Column("tdmrep_error", Text),
 )
 
 
@@ -233,6 +245,9 @@ urls_table = Table(
     Column("check_method", String(16)),
     # With fragment checking on, an HTML page's ids and ``<a name>``s, one a line (L4).
     Column("anchors", Text),
+    # With a crawl purpose, whether the page's signals refused it when fetched (U5); None
+    # without a purpose. Its signals are in ``use_signals``.
+    Column("use_refused", Boolean),
     # claim: the best queued URL of a host, breadth first (depth, priority, age).
     Index("ix_urls_claim", "host_id", "state", "depth", "priority", "id"),
     Index(
@@ -329,6 +344,26 @@ sitemap_entries_table = Table(
     Column("lastmod_text", Text),
     Column("line", Integer),
     Index("ix_sitemap_entries_url_id", "url_id"),
+)
+
+
+# A use-preference signal that applied to a page when it was fetched (U6): where it was read
+# (robots.txt line, header, meta, tdmrep.json location), as written, and what it says of each
+# use (``allowed``, ``refused``; NULL: no preference). Replaced when the page is read again.
+use_signals_table = Table(
+    "use_signals",
+    metadata,
+    Column("url_id", _ID, ForeignKey("urls.id"), primary_key=True),
+    Column("position", Integer, primary_key=True),
+    # content-signal, content-usage, tdmrep or noai
+    Column("protocol", String(16), nullable=False),
+    Column("source", Text, nullable=False),
+    Column("statement", Text, nullable=False),
+    Column("search", String(16)),
+    Column("ai_input", String(16)),
+    Column("ai_train", String(16)),
+    Column("line_number", Integer),
+    Column("policy", Text),
 )
 
 

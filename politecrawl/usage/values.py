@@ -93,6 +93,18 @@ class Signal:
         """True when it allows or refuses at least one use."""
         return any(self.stance(use) is not Stance.NONE for use in Use)
 
+    def as_record(self) -> dict[str, object]:
+        """The signal as plain values, for JSON (page output, WARC metadata, U6): each use's
+        stance, ``None`` for no preference."""
+        return {
+            "protocol": self.protocol.value,
+            "source": self.source,
+            "statement": self.statement,
+            "line": self.line_number,
+            "policy": self.policy,
+            **{use.value: _said(self.stance(use)) for use in Use},
+        }
+
     def describe(self) -> str:
         """One line for people: where, what was written, and what it means."""
         said = ", ".join(
@@ -101,6 +113,10 @@ class Signal:
             if self.stance(use) is not Stance.NONE
         )
         return f"{self.source}: {self.statement} ({said or 'no preference'})"
+
+
+def _said(stance: Stance) -> str | None:
+    return None if stance is Stance.NONE else stance.value
 
 
 def signal(

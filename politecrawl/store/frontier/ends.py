@@ -8,7 +8,8 @@ A lease ends in one of six ways, and ``Frontier.record`` is the one way to recor
 - ``Failed``: no usable response; retried at ``retry_at`` (the URL is deferred), or final;
 - ``Deferred``: put aside until a time (robots.txt unreachable, O6), with, optionally, every
   queued URL of its origin;
-- ``Released``: given back to the queue without counting an attempt (robots.txt went first);
+- ``Released``: given back to the queue without counting an attempt (robots.txt went first,
+  or the host's server was learnt first, P6);
 - ``Kept``: not fetched in this pass, its last result stands (S3, L1);
 - ``Excluded``: never fetched in this pass, and why (robots line, scope rule, trap).
 
@@ -25,8 +26,9 @@ from typing import Any, TypeAlias
 
 from politecrawl.politeness import HostPace
 from politecrawl.sitemaps import SitemapReading, SitemapSeed
-from politecrawl.store.frontier.values import FoundLink, Lease
+from politecrawl.store.frontier.values import FoundLink, HostAddress, Lease
 from politecrawl.store.schema import LEASED, QUEUED, URL_STATES
+from politecrawl.usage import Signal
 
 __all__ = [
     "Completed",
@@ -65,6 +67,11 @@ class PageOutcome:
     elapsed_seconds: float | None = None
     size_bytes: int | None = None
     error: str | None = None
+    use_signals: tuple[Signal, ...] | None = None
+    """The use-preference signals that applied when it was read, with their sources (U6);
+    None: not read anew (a check, a sitemap, a 304), what was recorded before stands."""
+    use_refused: bool | None = None
+    """With a crawl purpose: whether those signals refused it (U5); None without one."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,6 +92,9 @@ class Completed:
     """For a sitemap: what reading it gave (its pages and sitemaps are queued, S2)."""
     redirect_sitemap: SitemapSeed | None = None
     """For a sitemap that redirects: its target, read as the same sitemap."""
+    address: HostAddress | None = None
+    """The host's address as this response's connection learnt it, when it is news: another
+    address, or the stored one grown old (P6)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,6 +151,9 @@ class Released:
     lease: Lease
     next_fetch_at: datetime
     sitemaps: tuple[SitemapSeed, ...] = ()
+    address: HostAddress | None = None
+    """The host's address, learnt before its first request (P6): the next claim takes its
+    server's slot."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -30,7 +30,9 @@ from politecrawl.store.frontier.ends import (
 )
 from politecrawl.store.frontier.enqueue import Enqueuer
 from politecrawl.store.frontier.link_sorting import SortedLinks
-from politecrawl.store.frontier.values import Lease, pace_columns
+from politecrawl.store.frontier.servers import after_lease
+from politecrawl.store.frontier.use_signals import record_use_signals
+from politecrawl.store.frontier.values import HostAddress, Lease, ServerSettings, pace_columns
 from politecrawl.store.schema import (
     DEFERRED,
     DONE,
@@ -53,6 +55,7 @@ _KEPT_WHEN_NOT_MODIFIED = (
     "canonical_url",
     "size_bytes",
     "anchors",
+    "use_refused",
 )
 
 
@@ -74,6 +77,7 @@ def page_values(lease: Lease, outcome: PageOutcome, now: datetime) -> dict[str, 
         "error": outcome.error,
         "fetched_at": now,
         "attempts": lease.attempts + 1,
+        "use_refused": outcome.use_refused,
     }
     if outcome.anchors is not None:
         values["anchors"] = "\n".join(sorted(outcome.anchors))
@@ -95,12 +99,15 @@ def finish_lease(
     next_fetch_at: datetime | None,
     *,
     host_pace: HostPace | None = None,
+    address: HostAddress | None = None,
+    servers: ServerSettings | None = None,
 ) -> bool:
     """Record ``values`` on a leased URL and free its host with its next start time
-    (``None``: no request was made, the host gets back the slot it was due at); False, and
-    nothing written, when the lease had expired and gone to another worker."""
+    (``None``: no request was made, the host gets back the slot it was due at), and its server
+    (``servers``, P6: None when politeness is per host only); False, and nothing written, when
+    the lease had expired and gone to another worker."""
     params = {"url_id": lease.url_id, "owner": lease.owner, "lease_owner": None}
-    params["lease_expires_at"] = None
+    params["lease_expires_at"] = params["lease_server_id"] = None
     for column, value in values.items():
         params[column] = sql.epoch(value) if isinstance(value, datetime) else value
     if sql.finish_leased_url.rowcount(connection, params) != 1:
@@ -117,6 +124,16 @@ def finish_lease(
     else:
         host_values["next_at"] = sql.epoch(next_fetch_at)
         sql.free_host.rowcount(connection, host_values)
+    if servers is not None or lease.server is not None:
+        unused_since = lease.claimed_at if next_fetch_at is None else None
+        after_lease(
+            connection,
+            lease,
+            servers,
+            address=address,
+            pace=host_pace,
+            unused_since=unused_since,
+        )
     return True
 
 
@@ -178,9 +195,12 @@ def record(
     end: LeaseEnd,
     links: SortedLinks | None,
     now: datetime,
+    *,
+    servers: ServerSettings | None = None,
 ) -> bool:
     """Record ``end`` (``links``: a ``Completed``'s links, sorted before the write lock was
-    taken). False, and nothing written, when the lease had been lost."""
+    taken; ``servers``: how servers are paced, P6). False, and nothing written, when the lease
+    had been lost."""
     lease = end.lease
     pace = end.host_pace if isinstance(end, Completed | Failed) else None
     next_fetch_at = None if isinstance(end, Kept) else end.next_fetch_at
@@ -190,6 +210,8 @@ def record(
         columns(end, now),
         next_fetch_at,
         host_pace=pace,
+        address=end.address if isinstance(end, Completed | Released) else None,
+        servers=servers,
     ):
         return False
     if isinstance(end, Completed):
@@ -274,6 +296,13 @@ def _record_response(
         # fetched before (a recrawl) and read anew: its old links and listing go
         for forget in (sql.forget_links, sql.forget_fragments, sql.forget_listing):
             forget.rowcount(connection, {"from_id": lease.url_id})
+    if completed.outcome.use_signals is not None:  # U6: as seen now
+        record_use_signals(
+            connection,
+            lease.url_id,
+            completed.outcome.use_signals,
+            read_before=lease.fetched_at is not None,
+        )
     if links is not None:
         enqueuer.record_links(connection, lease.url_id, lease.depth, links, now)
     if completed.sitemap is not None:
