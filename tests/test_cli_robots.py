@@ -109,7 +109,7 @@ def test_explain_default_agent_is_politecrawl(robots_file):
         (["not a url", "--file", "ROBOTS"], "not an http(s) URL or a path"),
         (["/x", "--file", "ROBOTS", "--semantics", "google"], "invalid choice: 'google'"),
         (["/x"], "one of the arguments --file --fetch is required"),
-        (["/x", "--file", "ROBOTS", "--bogus"], "unrecognized arguments: --bogus"),
+        (["/x", "--file", "ROBOTS", "--bogus"], "unknown option --bogus (see --help)"),
     ],
 )
 def test_b1_bad_input_is_one_line_and_exit_2(robots_file, args, message):
