@@ -11,7 +11,7 @@ import pytest
 
 from politecrawl import CrawlConfig
 from politecrawl.crawl.failures import Failures
-from politecrawl.crawl.visit_result import VisitResult
+from politecrawl.crawl.visit_result import CheckVisit, PageVisit, VisitResult
 from politecrawl.errors import FetchError
 from politecrawl.fetch import FetchResult, HostNotFoundError
 from politecrawl.store import Lease
@@ -37,7 +37,7 @@ def retries(attempt: Callable[[Lease], VisitResult], kind: str) -> int:
     attempts = 0
     while True:
         result = attempt(_lease(attempts, kind))
-        if result.page is not None or result.checked:
+        if isinstance(result, PageVisit | CheckVisit):  # recorded for good, not retried
             return attempts
         attempts += 1
         assert attempts < 20, "retried for ever"
