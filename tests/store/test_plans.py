@@ -105,7 +105,7 @@ def test_p3_a_claim_after_a_failure_finds_its_url_through_the_claim_index(crowde
     both walk ix_urls_claim."""
     from politecrawl.store.frontier.claim_statements import LEASE_BEST_FRESH_URL_SQL
 
-    given = {"for_host": 1, "owner": "w1", "expires_at": NOW}
+    given = {"for_host": 1, "owner": "w1", "expires_at": NOW, "server_id": 1}
     with crowded.engine.connect() as connection:
         plan = generic_plan(connection, LEASE_BEST_FRESH_URL_SQL, given)
     assert plan.count("ix_urls_claim") >= 2, plan

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import bindparam, func, literal, literal_column, select, update
+from sqlalchemy import and_, bindparam, case, func, literal, literal_column, or_, select, update
 from sqlalchemy.sql.elements import ColumnClause
 
 from politecrawl.store.frontier.prepared import Prepared
@@ -22,6 +22,7 @@ from politecrawl.store.schema import (
     EpochTime,
     hosts_table as hosts,
     in_state,
+    servers_table as servers,
     urls_table as urls,
 )
 
@@ -30,31 +31,54 @@ from politecrawl.store.schema import (
 # request (P1). A window read off ix_hosts_due, of which ``politeness.claim_order`` takes one.
 # FOR UPDATE SKIP LOCKED lets PostgreSQL workers pass each other; SQLite ignores it and relies
 # on BEGIN IMMEDIATE. ``among``: only hosts of these names (a worker kept to the seeds' hosts).
+# ``with_servers`` (P6): and whose server, when known, is due too and has room; the server's and
+# the host's address columns follow (the server's row is taken by its own statement, ``servers``).
 _DUE_WINDOW = 16
+_READY = bindparam("ready", type_=EpochTime())
+_ON_SERVER = hosts.outerjoin(servers, servers.c.id == hosts.c.server_id)
+_SERVER_FREE = or_(
+    hosts.c.server_id.is_(None),
+    and_(servers.c.next_fetch_at <= _READY, servers.c.in_flight < servers.c.max_in_flight),
+)
 
 
-def _due_hosts_sql(*among: Any) -> Any:
+def _due_hosts_sql(*among: Any, with_servers: bool = False) -> Any:
+    columns: list[Any] = [
+        hosts.c.id,
+        hosts.c.host,
+        hosts.c.error_streak,
+        hosts.c.next_fetch_at,  # epoch seconds: a ``Prepared`` row is the driver's
+        hosts.c.delay_seconds,
+    ]
+    where = [
+        hosts.c.active,
+        hosts.c.next_fetch_at <= _READY,
+        hosts.c.in_flight < hosts.c.max_in_flight,
+        *among,
+    ]
+    if not with_servers:
+        query = select(*columns)
+    else:
+        columns += [
+            servers.c.id,
+            servers.c.address,
+            servers.c.next_fetch_at,
+            servers.c.delay_seconds,
+            hosts.c.address,
+            hosts.c.address_resolved_at,
+        ]
+        query = select(*columns).select_from(_ON_SERVER)
+        where.append(_SERVER_FREE)
     return (
-        select(
-            hosts.c.id,
-            hosts.c.host,
-            hosts.c.error_streak,
-            hosts.c.next_fetch_at,  # epoch seconds: a ``Prepared`` row is the driver's
-            hosts.c.delay_seconds,
-        )
-        .where(
-            hosts.c.active,
-            hosts.c.next_fetch_at <= bindparam("ready", type_=EpochTime()),
-            hosts.c.in_flight < hosts.c.max_in_flight,
-            *among,
-        )
+        query.where(*where)
         .order_by(hosts.c.next_fetch_at)
         .limit(_DUE_WINDOW)
-        .with_for_update(skip_locked=True)
+        .with_for_update(skip_locked=True, of=hosts)
     )
 
 
 DUE_HOSTS_SQL = _due_hosts_sql()
+DUE_HOSTS_ON_SERVERS_SQL = _due_hosts_sql(with_servers=True)
 
 # Take the slot on the host chosen: one more request in flight, and the host's next start as
 # the claim decided it (``politeness.slot_at_claim``: taken at claim time, so a worker killed
@@ -117,6 +141,7 @@ def _lease_url_sql(best: Any) -> Any:
             state=LEASED,
             lease_owner=bindparam("owner"),
             lease_expires_at=bindparam("expires_at", type_=EpochTime()),
+            lease_server_id=bindparam("server_id"),
         )
         .returning(
             urls.c.id,
@@ -164,38 +189,53 @@ TAKE_NAMED_HOST_SLOT_SQL = (
 # failed is backed off, P3, and waiting that out with nothing left to ask it would hold the
 # crawl's end back by up to max_backoff_seconds), the next deferred URL, the next lease to
 # expire.
+# With servers (P6), a host starts when its server is due too, and not while its server is
+# full (then the end of a lease in flight is what to wait for).
 _HAS_QUEUED = select(urls.c.id).where(urls.c.host_id == hosts.c.id, in_state(QUEUED))
+_HOST_AND_SERVER_START = case(
+    (servers.c.next_fetch_at > hosts.c.next_fetch_at, servers.c.next_fetch_at),
+    else_=hosts.c.next_fetch_at,
+)
 
 
-def _next_host_start(*among: Any) -> Any:
+def _next_host_start(*among: Any, with_servers: bool = False) -> Any:
+    where = [hosts.c.active, hosts.c.in_flight < hosts.c.max_in_flight, _HAS_QUEUED.exists()]
+    if not with_servers:
+        return select(func.min(hosts.c.next_fetch_at)).where(*where, *among).scalar_subquery()
+    room = or_(hosts.c.server_id.is_(None), servers.c.in_flight < servers.c.max_in_flight)
     return (
-        select(func.min(hosts.c.next_fetch_at))
-        .where(hosts.c.active, hosts.c.in_flight < hosts.c.max_in_flight, _HAS_QUEUED.exists())
-        .where(*among)
+        select(func.min(_HOST_AND_SERVER_START))
+        .select_from(_ON_SERVER)
+        .where(*where, room, *among)
         .scalar_subquery()
     )
 
 
-NEXT_WAIT_TIMES_SQL = select(
-    _next_host_start(),
-    select(func.min(urls.c.next_attempt_at)).where(in_state(DEFERRED)).scalar_subquery(),
-    select(func.min(urls.c.lease_expires_at)).where(in_state(LEASED)).scalar_subquery(),
-)
+def _next_wait_times_sql(*, with_servers: bool = False) -> Any:
+    return select(
+        _next_host_start(with_servers=with_servers),
+        select(func.min(urls.c.next_attempt_at)).where(in_state(DEFERRED)).scalar_subquery(),
+        select(func.min(urls.c.lease_expires_at)).where(in_state(LEASED)).scalar_subquery(),
+    )
+
+
+NEXT_WAIT_TIMES_SQL = _next_wait_times_sql()
+NEXT_WAIT_TIMES_ON_SERVERS_SQL = _next_wait_times_sql(with_servers=True)
 
 
 class AmongHosts:
     """The claim and the wait of a worker kept to some hosts (``claims``): ``due_hosts`` among
     them, and when one of them may be asked next or a lease of theirs ends (deferred URLs left
     out: a wait for them is the run's to decide, O6). The host names are constants of the
-    statements, one set a crawl."""
+    statements, one set a crawl; ``with_servers``: their servers' slots too (P6)."""
 
-    def __init__(self, names: frozenset[str]) -> None:
+    def __init__(self, names: frozenset[str], *, with_servers: bool = False) -> None:
         among = hosts.c.host.in_([literal(name) for name in sorted(names)])
         of_them = select(hosts.c.id).where(among)
-        self.due_hosts = Prepared(_due_hosts_sql(among))
+        self.due_hosts = Prepared(_due_hosts_sql(among, with_servers=with_servers))
         self.next_wait_times = Prepared(
             select(
-                _next_host_start(among),
+                _next_host_start(among, with_servers=with_servers),
                 select(func.min(urls.c.lease_expires_at))
                 .where(in_state(LEASED), urls.c.host_id.in_(of_them))
                 .scalar_subquery(),
@@ -204,6 +244,7 @@ class AmongHosts:
 
 
 due_hosts = Prepared(DUE_HOSTS_SQL)
+due_hosts_on_servers = Prepared(DUE_HOSTS_ON_SERVERS_SQL)
 take_host_slot = Prepared(TAKE_HOST_SLOT_SQL)
 return_empty_slot = Prepared(RETURN_EMPTY_SLOT_SQL)
 lease_best_url = Prepared(LEASE_BEST_URL_SQL)
@@ -211,3 +252,4 @@ lease_best_fresh_url = Prepared(LEASE_BEST_FRESH_URL_SQL)
 named_host_delay = Prepared(NAMED_HOST_DELAY_SQL)
 take_named_host_slot = Prepared(TAKE_NAMED_HOST_SLOT_SQL)
 next_wait_times = Prepared(NEXT_WAIT_TIMES_SQL)
+next_wait_times_on_servers = Prepared(NEXT_WAIT_TIMES_ON_SERVERS_SQL)

@@ -9,6 +9,13 @@ nothing should ask again, and why (``next_wait_times``: one statement, one round
 ``hold_named_host`` holds a host for a request outside a lease (O7) until
 ``politeness.hold_until``.
 
+With servers (P6, ``ServerSettings``), the window holds only hosts whose server, when known, is
+due and has room; ``politeness.server_slot_at_claim`` decides the lease's start from both, and
+``servers.take_slot`` takes the server's slot in the same transaction as the host's: a host
+whose server a concurrent claim took first is passed over. The lease holds its server's slot
+(``Lease.server``) until its end gives it back. A request outside a lease (O7) takes no server
+slot.
+
 A claim may be kept to some hosts (``among``: a crawl's worker kept to the seeds' hosts, so
 that checks of links leaving the site never hold every worker while the site's pages wait, L1):
 the same choice among those hosts only; ``kept_wait`` says when to ask them again, or None when
@@ -24,9 +31,9 @@ from typing import Any
 
 from sqlalchemy import Connection
 
-from politecrawl.politeness import claim_order, hold_until, slot_at_claim
-from politecrawl.store.frontier import claim_statements as sql
-from politecrawl.store.frontier.values import Lease, Wait
+from politecrawl.politeness import claim_order, hold_until, server_slot_at_claim, slot_at_claim
+from politecrawl.store.frontier import claim_statements as sql, servers
+from politecrawl.store.frontier.values import Lease, ServerSettings, ServerSlot, Wait
 from politecrawl.store.schema import from_epoch, to_epoch
 from politecrawl.urls import split_canonical
 
@@ -36,15 +43,19 @@ _MAX_EMPTY_HOSTS_PER_CLAIM = 50
 class Claimer:
     """Leases URLs inside the caller's write transaction."""
 
-    def __init__(self, lease_seconds: float) -> None:
+    def __init__(self, lease_seconds: float, servers: ServerSettings | None = None) -> None:
+        """``servers``: hosts' servers are paced too (P6); None: each host alone."""
         self.lease_seconds = lease_seconds
+        self.servers = servers
         self._among: dict[frozenset[str], sql.AmongHosts] = {}
+        self._due_hosts = sql.due_hosts if servers is None else sql.due_hosts_on_servers
 
     def among(self, names: frozenset[str]) -> sql.AmongHosts:
         """The statements of a claim kept to the hosts ``names`` (built once a set)."""
         statements = self._among.get(names)
         if statements is None:
-            statements = self._among[names] = sql.AmongHosts(names)
+            with_servers = self.servers is not None
+            statements = self._among[names] = sql.AmongHosts(names, with_servers=with_servers)
         return statements
 
     def claim(
@@ -62,45 +73,51 @@ class Claimer:
         ``among``: of those hosts only."""
         now_epoch = to_epoch(now)
         ready = now_epoch + ahead_seconds
-        due_hosts = sql.due_hosts if among is None else among.due_hosts
+        due_hosts = self._due_hosts if among is None else among.due_hosts
         for _ in range(_MAX_EMPTY_HOSTS_PER_CLAIM):
             window = due_hosts.all(connection, {"ready": ready})
-            if not window:
+            taken = _take_slots(connection, sorted(window, key=_claim_order), now_epoch)
+            if taken is None:
                 return None
-            host_id, host_name, error_streak, due, delay = min(window, key=_claim_order)
-            starts_at, next_start = slot_at_claim(due, now_epoch, delay)
-            sql.take_host_slot.rowcount(connection, {"host_id": host_id, "next_at": next_start})
+            host, starts_at, slot = taken
             lease = self._lease_best_url(
                 connection,
-                host_id,
-                host_name,
+                host,
                 worker,
                 now,
                 starts_at=_start_of(starts_at, now),
-                error_streak=error_streak or 0,
+                server=slot,
             )
             if lease is not None:
                 return lease
-            sql.return_empty_slot.rowcount(connection, {"host_id": host_id})
+            sql.return_empty_slot.rowcount(connection, {"host_id": host[0]})
+            if slot is not None:
+                servers.free_slot(connection, slot, unused_since=from_epoch(starts_at))
         return None
 
     def _lease_best_url(
         self,
         connection: Connection,
-        host_id: int,
-        host_name: str,
+        host: tuple[Any, ...],
         worker: str,
         now: datetime,
         *,
         starts_at: datetime,
-        error_streak: int,
+        server: ServerSlot | None,
     ) -> Lease | None:
+        host_id, host_name, error_streak = host[0], host[1], host[2] or 0
+        address, resolved_at = (host[9], host[10]) if len(host) > _HOST_COLUMNS else (None, None)
         expires_at = now + timedelta(seconds=self.lease_seconds)
         # P3: after a failure of the host, a fresh URL before any URL to retry (statements).
         lease_url = sql.lease_best_fresh_url if error_streak else sql.lease_best_url
         claimed = lease_url.first(
             connection,
-            {"for_host": host_id, "owner": worker, "expires_at": to_epoch(expires_at)},
+            {
+                "for_host": host_id,
+                "owner": worker,
+                "expires_at": to_epoch(expires_at),
+                "server_id": None if server is None else server.server_id,
+            },
         )
         if claimed is None:
             return None
@@ -143,13 +160,49 @@ class Claimer:
             status=status,
             fetched_at=from_epoch(fetched_at),
             sitemap_lastmod=from_epoch(sitemap_lastmod),
+            server=server,
+            address=address,
+            address_resolved_at=from_epoch(resolved_at),
         )
 
 
+_HOST_COLUMNS = 5
+"""A window's row: the host's id, name, error streak, next start and delay; then, with servers,
+its server's id, address, next start and gap, and the host's address and when it was learnt."""
+
+
 def _claim_order(host: tuple[Any, ...]) -> tuple[float, int]:
-    """A due host's place in the claim's order (``politeness.claim_order``; then by id)."""
-    host_id, _, _, due, delay = host
-    return claim_order(due, delay), host_id
+    """A due host's place in the claim's order (``politeness.claim_order``; then by id): due
+    when its server is due too (P6)."""
+    due = host[3] if len(host) == _HOST_COLUMNS or host[7] is None else max(host[3], host[7])
+    return claim_order(due, host[4]), host[0]
+
+
+def _take_slots(
+    connection: Connection, window: list[tuple[Any, ...]], now_epoch: float
+) -> tuple[tuple[Any, ...], float, ServerSlot | None] | None:
+    """The first host of ``window`` (in the claim's order) whose slot, and its server's, could
+    be taken, with the lease's start and the server slot; None when none could (P1, P2, P6)."""
+    for host in window:
+        host_id, due, delay = host[0], host[3], host[4]
+        slot = None
+        if len(host) == _HOST_COLUMNS or host[5] is None:
+            starts_at, next_start = slot_at_claim(due, now_epoch, delay)
+        else:
+            server_id, server, server_due, server_delay = host[5:9]
+            starts_at, next_start, server_next = server_slot_at_claim(
+                due,
+                server_due,
+                now_epoch,
+                host_delay_seconds=delay,
+                server_delay_seconds=server_delay,
+            )
+            slot = ServerSlot(server_id, server, server_next, server_delay)
+            if not servers.take_slot(connection, slot, starts_at=starts_at):
+                continue  # a concurrent claim took the server first (PostgreSQL)
+        sql.take_host_slot.rowcount(connection, {"host_id": host_id, "next_at": next_start})
+        return host, starts_at, slot
+    return None
 
 
 def _start_of(starts_at: float, now: datetime) -> datetime:
@@ -173,9 +226,11 @@ def hold_named_host(
     return sql.take_named_host_slot.rowcount(connection, params) == 1
 
 
-def next_wait(connection: Connection, now: datetime) -> Wait:
-    """When to ask again, and why: the next host start, deferred URL or lease expiry."""
-    times = sql.next_wait_times.first(connection, {})
+def next_wait(connection: Connection, now: datetime, *, with_servers: bool = False) -> Wait:
+    """When to ask again, and why: the next host start (and its server's, P6), deferred URL
+    or lease expiry."""
+    statement = sql.next_wait_times_on_servers if with_servers else sql.next_wait_times
+    times = statement.first(connection, {})
     assert times is not None  # one row, always
     next_host, next_deferred, next_expiry = (from_epoch(time) for time in times)
     candidates = [time for time in (next_host, next_deferred, next_expiry) if time is not None]

@@ -19,6 +19,7 @@ from sqlalchemy import Connection, Select, and_, case, select, update
 from sqlalchemy.sql.elements import ColumnElement
 
 from politecrawl.politeness import next_start_after_lost
+from politecrawl.store.frontier.servers import release_lost_slots
 from politecrawl.store.schema import (
     DEFERRED,
     LEASED,
@@ -50,10 +51,12 @@ def _dead_owners(connection: Connection) -> list[str]:
     return [owner for owner in owners if owner and _process_is_gone(owner)]
 
 
-def expired_leases(now: datetime, dead_owners: Sequence[str] = ()) -> Select[tuple[int, int]]:
-    """The leased URLs (id, host id) whose lease expired, or whose owner is gone."""
+def expired_leases(
+    now: datetime, dead_owners: Sequence[str] = ()
+) -> Select[tuple[int, int, int | None]]:
+    """The leased URLs (id, host id, server id) whose lease expired, or whose owner is gone."""
     return (
-        select(_urls.c.id, _urls.c.host_id)
+        select(_urls.c.id, _urls.c.host_id, _urls.c.lease_server_id)
         .where(in_state(LEASED))
         .where((_urls.c.lease_expires_at < now) | _urls.c.lease_owner.in_(dead_owners))
     )
@@ -75,7 +78,7 @@ def release_expired_leases(connection: Connection, now: datetime) -> int:
     connection.execute(
         update(_urls)
         .where(_urls.c.id.in_([row.id for row in leased]), in_state(LEASED))
-        .values(state=QUEUED, lease_owner=None, lease_expires_at=None)
+        .values(state=QUEUED, lease_owner=None, lease_expires_at=None, lease_server_id=None)
     )
     # The lost requests may still be ending on the server: the host's next start is
     # ``politeness.next_start_after_lost``, from its row as it stands (locked until the commit).
@@ -98,6 +101,9 @@ def release_expired_leases(connection: Connection, now: datetime) -> int:
                 ),
             )
         )
+    # And their servers' slots (P6), the same way.
+    on_servers = Counter(row.lease_server_id for row in leased if row.lease_server_id is not None)
+    release_lost_slots(connection, on_servers, now)
     return len(leased)
 
 

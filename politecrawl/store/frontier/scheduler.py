@@ -45,7 +45,14 @@ from politecrawl.store.frontier.leases import (
 )
 from politecrawl.store.frontier.link_sorting import sort_links
 from politecrawl.store.frontier.outcomes import record, sitemap_seed
-from politecrawl.store.frontier.values import FrontierStats, Now, Recorded, Wait, moment
+from politecrawl.store.frontier.values import (
+    FrontierStats,
+    Now,
+    Recorded,
+    ServerSettings,
+    Wait,
+    moment,
+)
 from politecrawl.store.reading.passes import current_pass, start_pass
 from politecrawl.store.schema import URL_STATES
 
@@ -75,8 +82,12 @@ class Frontier:
         lease_seconds: float = _STORAGE.lease_seconds,
         default_delay_seconds: float = _POLITENESS.delay_seconds,
         max_in_flight_per_host: int = _POLITENESS.max_in_flight_per_host,
+        servers: ServerSettings | None = None,
     ) -> None:
+        """``servers``: host names on one server share its pace too (P6); None: each host is
+        paced alone (``politeness_unit = "host"``)."""
         self.database = database
+        self.servers = servers
         self.lease_seconds = lease_seconds
         self.default_delay_seconds = default_delay_seconds
         self.max_in_flight_per_host = max_in_flight_per_host
@@ -89,7 +100,7 @@ class Frontier:
             max_in_flight_per_host=max_in_flight_per_host,
             pass_number=pass_number,
         )
-        self._claimer = Claimer(lease_seconds)
+        self._claimer = Claimer(lease_seconds, servers)
         # SQLite writes one transaction at a time: pages finished meanwhile share the next.
         # PostgreSQL runs the workers' transactions side by side, each in its own.
         self.group_commit = GroupCommit(self._write) if database.is_sqlite else None
@@ -185,7 +196,9 @@ class Frontier:
             if kept is not None:
                 return kept
         lease = self._claimer.claim(connection, worker, now, ahead_seconds=ahead_seconds)
-        return lease if lease is not None else next_wait(connection, now)
+        if lease is not None:
+            return lease
+        return next_wait(connection, now, with_servers=self.servers is not None)
 
     def _housekeeping(self, now: datetime) -> None:
         if self._housekeeping_at is None or now >= self._housekeeping_at:
@@ -212,7 +225,7 @@ class Frontier:
 
     def _wait(self, now: datetime) -> Wait:
         with self.database.engine.connect() as connection:  # a read: no write lock taken
-            return next_wait(connection, now)
+            return next_wait(connection, now, with_servers=self.servers is not None)
 
     # --- finishing ----------------------------------------------------------------------------
 
@@ -244,7 +257,7 @@ class Frontier:
             links = sort_links(end.links, follow_links=end.follow_links)
 
         def record_then_claim(connection: Connection) -> tuple[datetime, bool, Lease | Wait | None]:
-            recorded = record(connection, self._enqueuer, end, links, asked)
+            recorded = record(connection, self._enqueuer, end, links, asked, servers=self.servers)
             if claim_for is None:
                 return asked, recorded, None
             at = moment(now)

@@ -24,6 +24,39 @@ def moment(now: Now) -> datetime:
 
 
 @dataclass(frozen=True, slots=True)
+class ServerSettings:
+    """How servers are paced (P6), from the ``[politeness]`` settings: requests in flight per
+    server, and the gap between starts (None: the smallest delay of its hosts)."""
+
+    max_in_flight: int = 2
+    delay_seconds: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ServerSlot:
+    """The slot a lease holds on its host's server (P6), given back at the lease's end."""
+
+    server_id: int
+    server: str
+    """The server: an address, or an IPv6 /64."""
+    next_at: float
+    """The server's next start as the claim set it, in epoch seconds (the lease's end gives
+    back its start only if no later claim moved it)."""
+    delay_seconds: float
+    """The server's gap between starts when the lease was claimed."""
+
+
+@dataclass(frozen=True, slots=True)
+class HostAddress:
+    """A host's address as the crawl learnt it (P6): ``server`` is what
+    ``politeness.server_of`` made of it (None: in an exempt network, no server)."""
+
+    address: str
+    server: str | None
+    resolved_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
 class Lease:
     """A URL claimed by one worker until ``expires_at``."""
 
@@ -58,6 +91,13 @@ class Lease:
     """When it was last fetched (an earlier pass), if ever."""
     sitemap_lastmod: datetime | None = None
     """The newest ``lastmod`` a sitemap gave for it (S3)."""
+    server: ServerSlot | None = None
+    """The server slot the lease holds (P6): None when its host's server is not known, or
+    politeness is per host only."""
+    address: str | None = None
+    """The host's address when the lease was claimed (P6), if known."""
+    address_resolved_at: datetime | None = None
+    """When the host's address was learnt (None: never; P6)."""
 
 
 @dataclass(frozen=True, slots=True)
