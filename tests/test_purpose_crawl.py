@@ -155,11 +155,14 @@ def test_u5_ai_train_never_requests_what_robots_txt_or_tdmrep_json_refuse(tmp_pa
     assert set(refused) == {SITE + "/members/a.html", SITE + "/reserved/b.html"}
     members = refused[SITE + "/members/a.html"].detail
     assert members["purpose"] == "ai-train"
-    assert members["signals"][0]["line"] == 3
-    assert members["signals"][0]["source"].startswith("robots.txt line 3")
+    assert members["lines"] == [3]
+    assert members["signals"] == [
+        "robots.txt line 3 (User-agent: *): Content-Usage: /members/ train-ai=n (ai-train refused)"
+    ]
     reserved = refused[SITE + "/reserved/b.html"].detail
-    assert reserved["signals"][0]["source"] == "tdmrep.json line 2 (location /reserved/*)"
-    assert reserved["signals"][0]["policy"] == "https://site.example/licence"
+    assert reserved["lines"] == [2]
+    assert reserved["signals"][0].startswith("tdmrep.json line 2 (location /reserved/*): ")
+    assert reserved["tdm_policy"] == ["https://site.example/licence"]
 
 
 def test_u5_pages_refused_by_their_own_meta_or_header_are_fetched_once_and_never_indexable(
@@ -225,9 +228,7 @@ def test_u3_tdmrep_json_is_stored_per_origin_and_not_fetched_again_while_fresh(t
 
 
 def test_u3_an_expired_tdmrep_json_is_revalidated_before_it_is_used_again(tmp_path):
-    answer = Answer(
-        200, TDMREP_RULES, (*JSON, ("Cache-Control", "max-age=60"), ("ETag", '"v1"'))
-    )
+    answer = Answer(200, TDMREP_RULES, (*JSON, ("Cache-Control", "max-age=60"), ("ETag", '"v1"')))
     fetcher = ScriptedFetcher(site_script(tdmrep=[answer, Answer(304, "", (("ETag", '"v1"'),))]))
     clock = FakeClock(NOW)
     crawl(tmp_path, fetcher, clock, purpose="ai-train")
@@ -274,9 +275,7 @@ def test_u3_robots_txt_that_forbids_tdmrep_json_keeps_it_unrequested(tmp_path):
 
 def test_u5_the_summary_counts_refusals(tmp_path):
     fetcher = ScriptedFetcher(site_script(tdmrep=Answer(200, TDMREP_RULES, JSON)))
-    config = CrawlConfig(
-        database=str(tmp_path / "crawl.db"), purpose="ai-train", sitemaps=False
-    )
+    config = CrawlConfig(database=str(tmp_path / "crawl.db"), purpose="ai-train", sitemaps=False)
     with Crawler(config, clock=FakeClock(NOW), fetcher=fetcher) as crawler:
         crawler.add_seeds([SITE + "/"])
         summary = crawler.run()

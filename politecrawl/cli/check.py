@@ -80,7 +80,10 @@ def check_command(args: argparse.Namespace) -> int:
     database = open_database(config.storage.database, create=False)
     try:
         report = build_report(
-            database, agent=config.crawl.agent, max_redirects=config.fetching.max_redirects
+            database,
+            agent=config.crawl.agent,
+            max_redirects=config.fetching.max_redirects,
+            purpose=config.crawl.purpose,
         )
     finally:
         database.close()

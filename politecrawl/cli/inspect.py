@@ -111,6 +111,7 @@ def report_command(args: argparse.Namespace) -> int:
             slow_seconds=args.slow,
             max_redirects=settings.max_redirects,
             robots_limits=settings.robots_limits,
+            purpose=settings.purpose,
         )
     finally:
         database.close()
@@ -181,14 +182,17 @@ def write_output(text: str, out: str | None) -> int:
 
 def why_command(args: argparse.Namespace) -> int:
     """The history of one URL in the crawl: how it was found and each decision about it; the
-    sitemaps listing it, or, for a sitemap, what reading it found (S4)."""
+    sitemaps listing it, or, for a sitemap, what reading it found (S4); its use preferences as
+    recorded when it was fetched, each with its source (U6)."""
     from politecrawl.report import render_history  # noqa: PLC0415 (only this command needs it)
-    from politecrawl.store.reading import url_history  # noqa: PLC0415
+    from politecrawl.report.use_preferences import render_page_use  # noqa: PLC0415
+    from politecrawl.store.reading import page_use, url_history  # noqa: PLC0415
 
     settings = _crawl_settings(args.db)
     database = open_database(args.db, create=False)
     try:
         history = url_history(database, args.url)
+        use = page_use(database, args.url)
     finally:
         database.close()
     if history is None:
@@ -200,6 +204,8 @@ def why_command(args: argparse.Namespace) -> int:
     sys.stdout.write(
         render_history(history, agent=settings.agent, robots_limits=settings.robots_limits)
     )
+    if use is not None:
+        sys.stdout.write(render_page_use(use, settings.purpose))
     return 0
 
 
@@ -208,6 +214,8 @@ class _CrawlSettings(NamedTuple):
     max_redirects: int
     robots_limits: RobotsLimits
     """The byte limit robots.txt files were read under: a report shows the crawl's verdicts."""
+    purpose: str
+    """What the content was fetched for (U5)."""
 
 
 def _crawl_settings(target: str) -> _CrawlSettings:
@@ -225,10 +233,12 @@ def _crawl_settings(target: str) -> _CrawlSettings:
     agent = str(stored.get("agent") or defaults.crawl.agent)
     redirects = stored.get("max_redirects", defaults.fetching.max_redirects)
     max_bytes = stored.get("robots_max_bytes")
+    purpose = stored.get("purpose")
     return _CrawlSettings(
         agent,
         redirects if isinstance(redirects, int) else defaults.fetching.max_redirects,
         RobotsLimits(max_bytes=max_bytes)
         if isinstance(max_bytes, int) and max_bytes > 0
         else RobotsLimits(),
+        purpose if isinstance(purpose, str) else defaults.crawl.purpose,
     )

@@ -3,7 +3,9 @@
 ``robots explain URL --file F`` prints the verdict for one URL in the chosen semantics (strict by
 default, M7), then each reading's own verdict with the line that decided it (the draft's, RFC
 9309's) and what strict does, and the parser's warnings (lines it ignored or read leniently, a
-full URL written as a rule). Exit status: 0 allowed, 1 disallowed, 2 a usage or input error.
+full URL written as a rule); then the file's use preferences for the URL and agent
+(``Content-Signal``, ``Content-Usage``: U1), each with its line, which never change the
+verdict. Exit status: 0 allowed, 1 disallowed, 2 a usage or input error.
 With ``--fetch``, the robots.txt is fetched by the crawl's own gate (``Gate.fetch_robots``): its
 redirects followed as a crawl follows them (O7), each hop through the anti-steering guard, the
 URL's host standing for a crawl's seed.
@@ -129,7 +131,32 @@ def run_explain(args: argparse.Namespace, out: TextIO | None = None) -> int:
     hidden = len(policy.warnings) - _MAX_WARNINGS_SHOWN
     if hidden > 0:
         print(f"  ({hidden} more warnings)", file=out)
+    for line in use_preference_lines(body, args.agent, url, args.file):
+        print(f"  {line}", file=out)
     return EXIT_ALLOWED if verdict.allowed else EXIT_DISALLOWED
+
+
+def use_preference_lines(body: bytes, agent: str, url: str, path: Path) -> list[str]:
+    """What the file's ``Content-Signal`` and ``Content-Usage`` lines say of ``url`` for
+    ``agent`` (U1): each signal with its line, what they say of each use together (U4), and
+    what reading them noted. They never change the verdict above."""
+    from politecrawl.robots.preferences import read_robots_preferences  # noqa: PLC0415
+    from politecrawl.usage import Use  # noqa: PLC0415
+
+    preferences = read_robots_preferences(body)
+    said = preferences.for_url(agent, url)
+    if not said.signals and not preferences.warnings:
+        return ["use preferences: none (no Content-Signal or Content-Usage line for it)"]
+    lines = [f"use preferences for {agent!r} (they never change what may be fetched):"]
+    lines += [f"  {one.describe()}" for one in said.signals]
+    lines.append("  " + "; ".join(f"{use.value}: {said.verdict(use).stance.value}" for use in Use))
+    noted = preferences.warnings
+    lines += [
+        f"warning: {path}:{one.line_number}: {one.message}" for one in noted[:_MAX_WARNINGS_SHOWN]
+    ]
+    if len(noted) > _MAX_WARNINGS_SHOWN:
+        lines.append(f"({len(noted) - _MAX_WARNINGS_SHOWN} more use-preference warnings)")
+    return lines
 
 
 def _fetch_robots(url: str, agent: str, out: TextIO, *, resolve: dict[str, str]) -> bytes | None:

@@ -235,7 +235,8 @@ def resumed(stats: FrontierStats) -> str:
 
 
 def page_record(page: Page) -> dict[str, object]:
-    """One line of ``--output``."""
+    """One line of ``--output``: the page, and its use-preference signals as seen when it was
+    fetched, each with its source, and whether they refused the crawl's purpose (U6)."""
     return {
         "url": page.url,
         "final_url": page.final_url,
@@ -247,6 +248,8 @@ def page_record(page: Page) -> dict[str, object]:
         "title": page.title,
         "fetched_at": page.fetched_at.isoformat(),
         "error": page.error,
+        "use_refused": page.refused,
+        "use_signals": [one.as_record() for one in page.use_preferences.signals],
     }
 
 
@@ -274,6 +277,13 @@ def print_summary(summary: CrawlSummary, out: TextIO) -> None:
             summary.checks, "outbound link or resource", "outbound links and resources"
         )
         print(f"{checked} checked, {summary.broken_checks} broken.", file=out)
+    if summary.excluded_by_preferences or summary.refused:
+        # U5: what the crawl's purpose withheld, before a request and after one
+        print(
+            f"Refused for the crawl's purpose: {counted(summary.excluded_by_preferences, 'URL')}"
+            f" not fetched, {counted(summary.refused, 'page')} fetched and never indexable.",
+            file=out,
+        )
 
 
 def _open_output(path: Path | None) -> TextIO | None:

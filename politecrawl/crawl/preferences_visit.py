@@ -226,9 +226,11 @@ class PreferenceVisits:
         detail: dict[str, object] = {
             "origin": lease.origin,
             "purpose": purpose.value,
-            "why": verdict.describe(),
-            "signals": [one.as_record() for one in verdict.deciding],
+            "signals": [one.describe() for one in verdict.deciding],
+            "lines": [one.line_number for one in verdict.deciding],
         }
+        if policies := [one.policy for one in verdict.deciding if one.policy]:
+            detail["tdm_policy"] = policies  # TDMRep: where to ask for a licence
         return Ended(
             ends.Excluded(lease, state="excluded", reason=USE_PREFERENCE, detail=detail),
             Excluded(lease.url, "excluded", USE_PREFERENCE, detail),

@@ -49,6 +49,7 @@ from politecrawl.report.tables import (
     when,
     without_spec_ids,
 )
+from politecrawl.report.use_preferences import build_use_report
 from politecrawl.robots import RobotsLimits, Verdict, parse_robots
 from politecrawl.store import PAGE, Database
 from politecrawl.store.reading import (
@@ -92,10 +93,11 @@ def build_report(
     slow_seconds: float = 2.0,
     max_redirects: int = MAX_REDIRECTS,
     robots_limits: RobotsLimits | None = None,
+    purpose: str = "none",
 ) -> Report:
     """Read the whole report out of ``database``; ``agent`` is the robot name whose robots.txt
     verdicts are compared, under ``robots_limits`` (the crawl's: O8 decides what a cut file
-    allows); pages slower than ``slow_seconds`` are listed."""
+    allows); pages slower than ``slow_seconds`` are listed; ``purpose``: the crawl's (U5)."""
     origins = origin_robots(database)
     outcomes, disagreements = _robots_sections(database, origins, agent, robots_limits)
     progress = _progress(database)
@@ -138,6 +140,7 @@ def build_report(
         robots_outcomes=outcomes,
         disagreements=disagreements,
         sitemaps=build_sitemap_audit(database),
+        use_preferences=build_use_report(database, purpose=purpose),
         checks=build_link_checks(database, max_redirects=max_redirects, carry=carry),
         progress=progress,
         overview=_overview(database),

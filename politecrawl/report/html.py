@@ -46,6 +46,7 @@ from politecrawl.report.tables import (
     pass_note,
     printable,
 )
+from politecrawl.report.use_tables import use_tables
 
 _LINKABLE = ("http://", "https://")
 _SLASH = re.compile(r"(?<!:)(?<!:/)/")
@@ -212,7 +213,12 @@ def render_html(report: Report) -> str:
         f"<strong>{escape(report.agent)}</strong> · slow means over {report.slow_seconds:g} s"
         f' · <span class="database">database <code>{escape(report.database)}</code></span>'
     )
-    sections = (*tables(report), *check_tables(report), *sitemap_tables(report))
+    sections = (
+        *tables(report),
+        *check_tables(report),
+        *use_tables(report),
+        *sitemap_tables(report),
+    )
     body = _summary(report) + _activity(report) + sections_html(sections)
     return render_page(f"{title} · politecrawl report", name, meta, body)
 

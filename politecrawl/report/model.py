@@ -18,6 +18,7 @@ from typing import Any
 from politecrawl.report.check_model import LinkChecks, Referrer
 from politecrawl.report.crawl_model import CrawlOverview, Timeline
 from politecrawl.report.sitemap_model import SitemapAudit
+from politecrawl.report.use_model import UseReport
 
 __all__ = [
     "MAX_UNCHECKED_LISTED",
@@ -321,6 +322,8 @@ class Report:
     """The site and when the current pass ran: what a report says first."""
     timeline: Timeline = field(default_factory=Timeline)
     """The current pass's requests per host over time (the HTML report's picture)."""
+    use_preferences: UseReport = field(default_factory=UseReport)
+    """What each origin says of search, ai-input and ai-train (U6): sections of its own."""
 
     def section(self, key: str) -> tuple[Any, ...]:
         """The findings of the section called ``key`` (a key of ``SECTION_TITLES``)."""

@@ -51,6 +51,7 @@ from politecrawl.report.tables import (
     when,
     without_spec_ids,
 )
+from politecrawl.report.use_tables import use_csv_rows, use_tables
 
 _INDENT = "  "
 _FORMULA = ("=", "+", "-", "@")
@@ -132,7 +133,12 @@ def _counts_text(report: Report, sections: tuple[Table, ...]) -> list[str]:
 
 def render_text(report: Report) -> str:
     """The report for a person at a terminal: what matters first, the broken targets last."""
-    sections = (*tables(report), *check_tables(report), *sitemap_tables(report))
+    sections = (
+        *tables(report),
+        *check_tables(report),
+        *use_tables(report),
+        *sitemap_tables(report),
+    )
     out = [*_heading(report), *_counts_text(report, sections)]
     for table in ordered(sections):
         out += ["", *_table_text(table)]
@@ -201,6 +207,7 @@ def _csv_rows(report: Report) -> Iterator[Sequence[object]]:
         yield ("disagreements", d.url, "", reason, detail, d.origin)
     yield from check_csv_rows(report)
     yield from sitemap_csv_rows(report)
+    yield from use_csv_rows(report)
 
 
 def _deciding(line: int | None, text: str) -> str:

@@ -6,9 +6,10 @@ questions from here and from no submodule (an import-linter contract checks it).
 answers one kind of question: ``pages`` (URLs, redirects, robots.txt of each origin, a URL's
 history), ``sitemaps``, ``checks`` (link checking), ``passes`` (a recrawl pass beside the one
 before), ``progress`` (how far a pass got), ``hosts`` (what each host waits for), ``timeline``
-(the current pass's span, and its requests per host over time); ``values`` holds what they
-hand out, ``rows`` the one way a URL row becomes a ``UrlRow``, and ``link_targets`` the index
-the referrer questions need. Table rows never leave the package.
+(the current pass's span, and its requests per host over time), ``use_preferences`` (each
+page's signals as fetched, per origin, and where a page contradicts its site, U6); ``values``
+holds what they hand out, ``rows`` the one way a URL row becomes a ``UrlRow``, and
+``link_targets`` the index the referrer questions need. Table rows never leave the package.
 """
 
 from politecrawl.store.reading.checks import (
@@ -54,6 +55,18 @@ from politecrawl.store.reading.timeline import (
     crawl_span,
     request_timeline,
 )
+from politecrawl.store.reading.use_preferences import (
+    OriginUseState,
+    PageUse,
+    SignalConflict,
+    StatementCount,
+    UseCount,
+    origin_use_states,
+    page_use,
+    use_conflicts,
+    use_page_counts,
+    use_statements,
+)
 from politecrawl.store.reading.values import (
     CheckCounts,
     FragmentLink,
@@ -78,16 +91,21 @@ __all__ = [
     "ListedLastmod",
     "ListedUrl",
     "OriginRobots",
+    "OriginUseState",
+    "PageUse",
     "PassComparison",
     "PassState",
     "ReferredUrl",
     "ReferrerRow",
     "RequestMark",
     "RequestTimeline",
+    "SignalConflict",
     "SitemapEntryRow",
     "SitemapRow",
+    "StatementCount",
     "UrlHistory",
     "UrlRow",
+    "UseCount",
     "broken_checks",
     "broken_urls",
     "carried_broken",
@@ -103,8 +121,10 @@ __all__ = [
     "listed_problems",
     "origin_robots",
     "origin_urls",
+    "origin_use_states",
     "out_of_scope",
     "page_anchors",
+    "page_use",
     "pass_state",
     "permanent_redirects",
     "redirect_rows",
@@ -121,4 +141,7 @@ __all__ = [
     "state_counts",
     "unlisted_pages",
     "url_history",
+    "use_conflicts",
+    "use_page_counts",
+    "use_statements",
 ]
