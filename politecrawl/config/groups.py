@@ -118,7 +118,7 @@ class PolitenessSettings:
     keeping their own; host: each host name alone, whatever machine it is on (P6)."""
     max_in_flight_per_server: int = field(default=2, metadata=_COUNT)
     """Requests in flight to one server (an IP address, an IPv6 /64), across every host name
-    on it, worker and process (P6)."""
+    on it, worker and process; never fewer than ``max_in_flight_per_host`` (P6)."""
     server_delay_seconds: float | None = field(default=None, metadata=_SECONDS_OR_ZERO)
     """The minimum time between the starts of two requests to one server; empty: the smallest
     delay of the hosts on it, so that a server with one host name paces it as before (P6)."""

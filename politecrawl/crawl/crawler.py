@@ -21,6 +21,7 @@ import threading
 from typing import TYPE_CHECKING
 
 from politecrawl.clock import Clock, SystemClock
+from politecrawl.crawl.addresses import servers_of
 from politecrawl.crawl.assembly import fetcher_of, scope_of, visitor_of
 from politecrawl.crawl.processes import HelperProcesses, HelperSlot, serve, share
 from politecrawl.crawl.workers import Callbacks, RunLimits, Workers, site_hosts
@@ -118,6 +119,7 @@ class Crawler:
             lease_seconds=self.config.storage.lease_seconds,
             default_delay_seconds=self.config.politeness.delay_seconds,
             max_in_flight_per_host=self.config.politeness.max_in_flight_per_host,
+            servers=servers_of(self.config.politeness),
         )
 
     def close(self) -> None:

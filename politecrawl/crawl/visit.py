@@ -1,6 +1,7 @@
 """One leased URL, start to finish: scope, gate, fetch one hop, parse, directives, record.
 
-The order of ``Visitor.visit`` is the loop of DESIGN.md: scope (C1, C3) -> gate (robots.txt
+The order of ``Visitor.visit`` is the loop of DESIGN.md: scope (C1, C3) -> a host's first
+visit learns its server and gives the lease back (P6, ``addresses``) -> gate (robots.txt
 first when needed, O2; deferred or disallowed, O3-O7) -> Crawl-delay cap (P2) -> with a crawl
 purpose, what robots.txt and tdmrep.json say of it (U5, ``preferences_visit``) -> one request (a
 redirect is recorded and its target queued as a URL of its own, so every hop is checked and
@@ -25,6 +26,7 @@ import threading
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from politecrawl.crawl.addresses import Addresses
 from politecrawl.crawl.checking import request_check
 from politecrawl.crawl.failures import RETRY_STATUSES, Failures
 from politecrawl.crawl.preferences_visit import PreferenceVisits
@@ -45,16 +47,10 @@ from politecrawl.crawl.visit_result import (
     VisitResult,
 )
 from politecrawl.errors import FetchError
-from politecrawl.politeness import (
-    HostPace,
-    pace_after,
-)
+from politecrawl.politeness import HostPace, pace_after
 from politecrawl.results import Excluded
 from politecrawl.scope import Scope, ScopeVerdict, check_scope, is_steering_target
-from politecrawl.sitemaps import (
-    SitemapLimits,
-    SitemapSeed,
-)
+from politecrawl.sitemaps import SitemapLimits, SitemapSeed
 from politecrawl.store import CHECK, PAGE, SITEMAP, Frontier, Lease, ends
 
 if TYPE_CHECKING:
@@ -128,6 +124,7 @@ class Visitor:
             semantics=config.robots.semantics,
         )
         self.preferences = PreferenceVisits(gate, tdmrep_outcomes, config, clock=clock)
+        self.addresses = Addresses(self.politeness, fetcher, clock)  # P6: the host's server
         self._pages = _HostPages()
         self.sitemap_limits = SitemapLimits(
             max_entries=config.sitemaps.max_sitemap_entries,
@@ -163,6 +160,8 @@ class Visitor:
             # crawled, not just checked, however it was found first
             becomes = PAGE
         is_check = becomes == CHECK or (lease.kind == CHECK and becomes is None)
+        if (learnt := self.addresses.before_first_request(lease)) is not None:
+            return learnt  # P6: the next claim takes the host's server slot with its own
         gate = self.gate.check(lease.origin, lease.url, now=now)
         if gate.kind == "robots_first":
             return self.robots.fetch(lease, of_site=verdict.allowed)
@@ -315,6 +314,7 @@ class Visitor:
             lease,
             pace,
             reading.outcome,
+            result,
             links=reading.links,
             follow_links=reading.follow,
             redirect_to=reading.redirect_to,
@@ -326,15 +326,18 @@ class Visitor:
         lease: Lease,
         pace: HostPace,
         outcome: ends.PageOutcome,
+        result: FetchResult,
         **recorded: Any,
     ) -> ends.Completed:
         """Everything the frontier records of a response in one transaction: its outcome, the
-        host's next start and pace (P2, P3), and ``recorded`` (links, redirect, listing)."""
+        host's next start and pace (P2, P3), its address when news (P6), and ``recorded``
+        (links, redirect, listing)."""
         return ends.Completed(
             lease=lease,
             outcome=outcome,
             next_fetch_at=pace.next_start,
             host_pace=pace,
+            address=self.addresses.seen(lease, result),
             **recorded,
         )
 
@@ -371,7 +374,7 @@ class Visitor:
             result, hops=lease.redirect_hops, max_redirects=self.config.fetching.max_redirects
         )
         outcome = outcome_of(result, too_many, check_method=answer.method, kind=becomes)
-        completion = self._completion(lease, pace, outcome, redirect_to=redirect_to)
+        completion = self._completion(lease, pace, outcome, result, redirect_to=redirect_to)
         broken = too_many is not None or result.status >= 400
         return CheckVisit(completion, broken)
 
@@ -386,6 +389,7 @@ class Visitor:
             lease,
             pace,
             outcome_of(result, error),
+            result,
             redirect_to=redirect_to,
             sitemap=read_sitemap(result, seed, self.config, self.sitemap_limits),
             redirect_sitemap=seed if redirect_to is not None else None,
