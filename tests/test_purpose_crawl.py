@@ -281,3 +281,19 @@ def test_u5_the_summary_counts_refusals(tmp_path):
         summary = crawler.run()
     assert (summary.excluded_by_preferences, summary.refused) == (2, 2)
     assert summary.excluded_by_robots == 0
+
+
+def test_u5_a_sitemap_whose_url_refuses_the_purpose_is_not_read(tmp_path):
+    script = site_script(tdmrep=Answer(404, "", TEXT))
+    script[SITE + "/robots.txt"] = Answer(
+        200, ROBOTS + "Sitemap: https://site.example/members/sitemap.xml\n", TEXT
+    )
+    fetcher = ScriptedFetcher(script)
+    config = CrawlConfig(database=str(tmp_path / "crawl.db"), purpose="ai-train")
+    with Crawler(config, clock=FakeClock(NOW), fetcher=fetcher) as crawler:
+        crawler.add_seeds([SITE + "/"])
+        crawler.run()
+    assert SITE + "/members/sitemap.xml" not in fetcher.requests
+    with Crawler(config.replace(purpose="none"), clock=FakeClock(NOW), fetcher=fetcher) as c:
+        list(c.recrawl())
+    assert SITE + "/members/sitemap.xml" in fetcher.requests  # no purpose: read as before

@@ -15,10 +15,11 @@ temporarily unavailable (5xx, no answer) the page URLs of its origin wait for it
 with robots.txt's back-off; once the attempts are used up it reads as no reservation for a
 while (``preferences.tdmrep_outcome``): a missing or broken tdmrep.json never blocks a site.
 
-Checks (L1-L3) and sitemaps (S1) are not content put to a use: they are never withheld, and no
-tdmrep.json is fetched for them. Without a purpose nothing is withheld and tdmrep.json is not
-fetched; ``for_url`` still gives what robots.txt says of a URL, which is recorded with its
-page (U6).
+Sitemaps are judged as pages are: a sitemap whose URL refuses the purpose would only list URLs
+that are not to be fetched either. Checks (L1-L3: a link leaving the site, a page's resource)
+ask for a status and take no content: they are never withheld, and no tdmrep.json is fetched
+for them. Without a purpose nothing is withheld and tdmrep.json is not fetched; ``for_url``
+still gives what robots.txt says of a URL, which is recorded with its page (U6).
 """
 
 from __future__ import annotations
@@ -42,7 +43,7 @@ from politecrawl.results import Excluded
 from politecrawl.robots import RobotsLimits
 from politecrawl.robots.outcome import RobotsOutcome
 from politecrawl.robots.preferences import RobotsPreferences, read_robots_preferences
-from politecrawl.store import PAGE, Lease, ends
+from politecrawl.store import CHECK, Lease, ends
 from politecrawl.usage import Use, UsePreferences, use_of_purpose
 from politecrawl.usage.statements import TDM_RESERVED_USES
 
@@ -105,12 +106,12 @@ class PreferenceVisits:
     def before_fetch(
         self, lease: Lease, robots_delay: float, becomes: str | None = None
     ) -> Ended | None:
-        """None: the page may be fetched (U5). Otherwise how its visit ends: excluded (a signal
-        refuses the purpose), given back after tdmrep.json was fetched in its slot, or
-        deferred until tdmrep.json's next retry. ``robots_delay``: what the origin's
-        robots.txt asks between requests (P2); ``becomes``: the URL's new kind (L1)."""
+        """None: the page (or sitemap) may be fetched (U5). Otherwise how its visit ends:
+        excluded (a signal refuses the purpose), given back after tdmrep.json was fetched in
+        its slot, or deferred until tdmrep.json's next retry. ``robots_delay``: what the
+        origin's robots.txt asks between requests (P2); ``becomes``: the URL's new kind (L1)."""
         purpose = self.purpose
-        if purpose is None or (becomes or lease.kind) != PAGE:
+        if purpose is None or (becomes or lease.kind) == CHECK:
             return None
         said = self.robots_preferences(lease.origin).for_url(self.agent, lease.url)
         if said.refuses(purpose):
