@@ -20,6 +20,7 @@ other sites do.
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import queue
 import threading
@@ -121,6 +122,14 @@ class Workers:
         self._lock = threading.Lock()
         self._events: queue.Queue[object] = queue.Queue(maxsize=1000)
         self._threads: list[threading.Thread] = []
+        self._idle = 0
+        """Threads waiting for a host to come due (``_wait``)."""
+        self._handed: collections.deque[Lease] = collections.deque()
+        """Leases claimed for a waiting thread by one whose page is still being read."""
+        self._wake = threading.Event()
+        """Set when a lease is handed to the waiting threads, or when the run ends."""
+        if count > 1 and visitor is not None:  # (tests drive the waits without a visitor)
+            visitor.hand_over = self.hand_over
 
     def run(self, started: float) -> Iterator[Page]:
         """Start the threads and yield every page they complete, until all have ended;
@@ -143,12 +152,52 @@ class Workers:
         recorded in the database already): a thread blocked on a full queue, because the
         consumer stopped reading, must still get to its end."""
         self._stop.set()
+        self._wake.set()
         for thread in self._threads:
             while thread.is_alive():
                 thread.join(timeout=0.05)
                 with contextlib.suppress(queue.Empty):
                     while True:
                         self._events.get_nowait()
+        self._release_handed()
+
+    def hand_over(self, answered: ends.Answered) -> bool:
+        """A page's response has been read (``Visitor``): while its thread reads and records
+        it, free the host's slot and claim the host's next URL for a thread that waits, so
+        that the next request starts now rather than after the recording (one request in
+        flight per host holds: this one's response is in). True when the slot was freed (the
+        lease's end then records its row alone); nothing is done, and False, when no thread
+        waits to take the next lease (every thread is busy: the slot goes with the end)."""
+        with self._lock:
+            if self._idle <= len(self._handed) or self._stop.is_set() or self._ending.is_set():
+                return False
+        lease = answered.lease
+        done = self.frontier.record(
+            answered,
+            now=self.clock.now,
+            claim_for=lease.owner,
+            ahead_seconds=CLAIM_AHEAD_SECONDS,
+            keep_to=frozenset((lease.host,)),
+        )
+        if isinstance(done.following, Lease):
+            with self._lock:
+                self._handed.append(done.following)
+            self._wake.set()
+        return done.recorded
+
+    def _take_handed(self) -> Lease | None:
+        """A lease another thread claimed for a waiting one, if any."""
+        with self._lock:
+            lease = self._handed.popleft() if self._handed else None
+            if not self._handed and not self._ending.is_set():
+                self._wake.clear()
+        return lease
+
+    def _release_handed(self) -> None:
+        """Give back the leases no thread took (the run ended first)."""
+        while (lease := self._take_handed()) is not None:
+            with contextlib.suppress(Exception):
+                self._release(lease)
 
     def set_stop_reason(self, reason: str) -> None:
         """Say why the run ended, unless a reason was given already."""
@@ -179,6 +228,7 @@ class Workers:
                 self.summary.count_excluded(event)
                 if callbacks.on_excluded is not None:
                     callbacks.on_excluded(event)
+        self._release_handed()
         if failure is not None:
             self.set_stop_reason("failed")
             if is_database_error(failure):
@@ -203,7 +253,7 @@ class Workers:
                 if isinstance(claimed, Wait):
                     if not self._wait(claimed):
                         break
-                    claimed = self.frontier.claim(
+                    claimed = self._take_handed() or self.frontier.claim(
                         me, now=self.clock.now, ahead_seconds=ahead, keep_to=keep_to
                     )
                     continue
@@ -305,13 +355,22 @@ class Workers:
         if wait.reason == "politeness delay":
             seconds -= CLAIM_AHEAD_SECONDS  # the claim takes the host that far ahead of time
         # A thread that ends the run wakes the others: a crawl's last page would otherwise be
-        # followed by up to a poll's wait (0.25 s) of threads that have nothing left to do.
-        return not wait_for_event(self.clock, self._ending, min(max(seconds, 0.001), _POLL_SECONDS))
+        # followed by up to a poll's wait (0.25 s) of threads that have nothing left to do. A
+        # lease handed over (``hand_over``) wakes them too.
+        with self._lock:
+            self._idle += 1
+        try:
+            wait_for_event(self.clock, self._wake, min(max(seconds, 0.001), _POLL_SECONDS))
+        finally:
+            with self._lock:
+                self._idle -= 1
+        return not self._ending.is_set()
 
     def _end(self, reason: str) -> bool:
         """End the run for every thread of this process, for ``reason``; False (for ``_wait``)."""
         self.set_stop_reason(reason)
         self._ending.set()
+        self._wake.set()
         return False
 
     def _limit_reached(self, started: float) -> bool:

@@ -13,6 +13,10 @@ A lease ends in one of six ways, and ``Frontier.record`` is the one way to recor
 - ``Kept``: not fetched in this pass, its last result stands (S3, L1);
 - ``Excluded``: never fetched in this pass, and why (robots line, scope rule, trap).
 
+And one value that ends the host's part of a lease before the lease: ``Answered``, the slot
+given back as soon as the response has been read, so that the host's next request need not wait
+for the page to be parsed and recorded (the lease then ends ``Completed`` with ``slot_freed``).
+
 Each carries the host's next start where a request was made (``next_fetch_at``; None: none
 was, the host gets back the slot it was due at) and, after a response or failure, its pace.
 Pure values: what they write is ``outcomes``' business.
@@ -31,6 +35,7 @@ from politecrawl.store.schema import LEASED, QUEUED, URL_STATES
 from politecrawl.usage import Signal
 
 __all__ = [
+    "Answered",
     "Completed",
     "Deferred",
     "Excluded",
@@ -95,6 +100,9 @@ class Completed:
     address: HostAddress | None = None
     """The host's address as this response's connection learnt it, when it is news: another
     address, or the stored one grown old (P6)."""
+    slot_freed: bool = False
+    """The host's (and server's) slot was freed when the response had been read
+    (``Answered``): this end records the URL's row alone."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,5 +190,18 @@ class Excluded:
             raise ValueError(f"not a final state: {self.state!r}")
 
 
-LeaseEnd: TypeAlias = Completed | Failed | Deferred | Released | Kept | Excluded
-"""Any end of a lease: what ``Frontier.record`` takes."""
+@dataclass(frozen=True, slots=True)
+class Answered:
+    """Not an end: the lease's response has been read, so its host's (and server's) slot is
+    free for the next request, with ``host_pace``, while the page is still being read and
+    recorded; the lease ends later with a ``Completed`` whose ``slot_freed`` is set. The one
+    request in flight per host holds (the next starts after this one's response); a crawl
+    killed in between fetches this URL again, as any lease in flight (C5, P1)."""
+
+    lease: Lease
+    host_pace: HostPace
+    address: HostAddress | None = None
+
+
+LeaseEnd: TypeAlias = Completed | Failed | Deferred | Released | Kept | Excluded | Answered
+"""What ``Frontier.record`` takes: any end of a lease, or ``Answered``, its slot freed early."""

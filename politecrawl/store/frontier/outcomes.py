@@ -19,6 +19,7 @@ from politecrawl.politeness import HostPace
 from politecrawl.sitemaps import SitemapReading, SitemapSeed
 from politecrawl.store.frontier import statements as sql
 from politecrawl.store.frontier.ends import (
+    Answered,
     Completed,
     Deferred,
     Excluded,
@@ -101,22 +102,49 @@ def finish_lease(
     host_pace: HostPace | None = None,
     address: HostAddress | None = None,
     servers: ServerSettings | None = None,
+    slot_freed: bool = False,
 ) -> bool:
     """Record ``values`` on a leased URL and free its host with its next start time
     (``None``: no request was made, the host gets back the slot it was due at), and its server
-    (``servers``, P6: None when politeness is per host only); False, and nothing written, when
-    the lease had expired and gone to another worker."""
+    (``servers``, P6: None when politeness is per host only); ``slot_freed``: the slots were
+    freed already (``Answered``), the URL's row alone is written. False, and nothing written,
+    when the lease had expired and gone to another worker."""
     params = {"url_id": lease.url_id, "owner": lease.owner, "lease_owner": None}
     params["lease_expires_at"] = params["lease_server_id"] = None
     for column, value in values.items():
         params[column] = sql.epoch(value) if isinstance(value, datetime) else value
     if sql.finish_leased_url.rowcount(connection, params) != 1:
         return False  # the lease expired and was handed out again: not ours to record
+    if not slot_freed:
+        free_slots(
+            connection,
+            lease,
+            next_fetch_at,
+            host_pace=host_pace,
+            address=address,
+            servers=servers,
+            queued=values.get("state") == QUEUED,
+        )
+    return True
+
+
+def free_slots(
+    connection: Connection,
+    lease: Lease,
+    next_fetch_at: datetime | None,
+    *,
+    host_pace: HostPace | None = None,
+    address: HostAddress | None = None,
+    servers: ServerSettings | None = None,
+    queued: bool = False,
+) -> None:
+    """Give back the lease's slot on its host, with the host's next start and pace (and on
+    its server, P6); ``queued``: the URL went back to the queue, the host is woken."""
     host_values: dict[str, Any] = {"host_name": lease.host}
     if host_pace is not None:
         for column, value in pace_columns(host_pace).items():
             host_values[column] = sql.epoch(value) if isinstance(value, datetime) else value
-    if values.get("state") == QUEUED:
+    if queued:
         host_values["active"] = True
     if next_fetch_at is None:
         host_values["claimed_at"] = sql.epoch(lease.claimed_at)
@@ -134,6 +162,23 @@ def finish_lease(
             pace=host_pace,
             unused_since=unused_since,
         )
+
+
+def _answered(connection: Connection, answered: Answered, servers: ServerSettings | None) -> bool:
+    """Free the slots of a lease whose response has been read (``Answered``), if the lease is
+    still ours; its URL's row is written by its ``Completed`` end."""
+    lease = answered.lease
+    if not sql.lease_is_held.rowcount(connection, {"url_id": lease.url_id, "owner": lease.owner}):
+        return False
+    pace = answered.host_pace
+    free_slots(
+        connection,
+        lease,
+        pace.next_start,
+        host_pace=pace,
+        address=answered.address,
+        servers=servers,
+    )
     return True
 
 
@@ -201,6 +246,8 @@ def record(
     """Record ``end`` (``links``: a ``Completed``'s links, sorted before the write lock was
     taken; ``servers``: how servers are paced, P6). False, and nothing written, when the lease
     had been lost."""
+    if isinstance(end, Answered):
+        return _answered(connection, end, servers)
     lease = end.lease
     pace = end.host_pace if isinstance(end, Completed | Failed) else None
     next_fetch_at = None if isinstance(end, Kept) else end.next_fetch_at
@@ -212,6 +259,7 @@ def record(
         host_pace=pace,
         address=end.address if isinstance(end, Completed | Released) else None,
         servers=servers,
+        slot_freed=isinstance(end, Completed) and end.slot_freed,
     ):
         return False
     if isinstance(end, Completed):
@@ -229,6 +277,7 @@ def record(
 
 def columns(end: LeaseEnd, now: datetime) -> dict[str, Any]:
     """The columns ``end`` sets on its URL's row."""
+    assert not isinstance(end, Answered)  # not an end: the row is written by its Completed
     lease = end.lease
     values: dict[str, Any]
     if isinstance(end, Completed):

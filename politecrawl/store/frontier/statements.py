@@ -102,6 +102,15 @@ FINISH_LEASED_URL_SQL = update(urls).where(
     in_state(LEASED),
     urls.c.lease_owner == bindparam("owner"),
 )
+# Whether a lease is still its owner's (1 row) before its slots are freed early (``Answered``):
+# an update that changes nothing, so that on PostgreSQL the row stays locked to the commit.
+LEASE_IS_HELD_SQL = (
+    update(urls)
+    .where(
+        urls.c.id == bindparam("url_id"), in_state(LEASED), urls.c.lease_owner == bindparam("owner")
+    )
+    .values(lease_owner=bindparam("owner"))
+)
 
 
 # A page's links, one row a link (executemany): the new URLs, then the link rows by their
@@ -239,6 +248,7 @@ moment = from_epoch
 
 # The statements run for every page, prepared for the driver.
 finish_leased_url = Prepared(FINISH_LEASED_URL_SQL)
+lease_is_held = Prepared(LEASE_IS_HELD_SQL)
 free_host = Prepared(FREE_HOST_SQL)
 free_unused_host = Prepared(FREE_UNUSED_HOST_SQL)
 release_named_host = Prepared(RELEASE_NAMED_HOST_SQL)
