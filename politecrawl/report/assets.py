@@ -145,20 +145,23 @@ td a { color: var(--accent); text-decoration: none; overflow-wrap: break-word; }
   .card { padding: .35rem .5rem; border-radius: .4rem; }
   .card .value { font-size: 1.05rem; }
   .card .label { font-size: .7rem; line-height: 1.2; display: block; }
-  /* Each row a card, each cell under its column's name: no column is ever off screen. */
-  .wrap table, .wrap tbody, .wrap tr, .wrap td { display: block; width: 100%; }
-  .wrap thead tr { display: flex; flex-wrap: wrap; gap: .2rem .9rem; padding: .35rem .5rem;
+  th, td { padding: .35rem .5rem; }
+  td:first-child { min-width: 10rem; }
+  /* The report's tables (not the audit's, whose cells carry no column name): each row a
+     card, each cell under its column's name, so that no column is ever off screen. */
+  .wrap table.stack, .stack tbody, .stack tr, .stack td { display: block; width: 100%; }
+  .stack thead tr { display: flex; flex-wrap: wrap; gap: .2rem .9rem; padding: .35rem .5rem;
     background: var(--panel); border-bottom: 1px solid var(--line); }
-  .wrap thead th { position: static; padding: 0; border: 0; background: none; }
-  .wrap tbody tr { padding: .4rem .6rem; border-bottom: 1px solid var(--line); }
-  .wrap tbody tr:last-child { border-bottom: 0; }
-  .wrap td { display: grid; grid-template-columns: 6.5rem minmax(0, 1fr); column-gap: .5rem;
+  .stack thead th { position: static; padding: 0; border: 0; background: none; }
+  .stack tbody tr { padding: .4rem .6rem; border-bottom: 1px solid var(--line); }
+  .stack tbody tr:last-child { border-bottom: 0; }
+  .stack td { display: grid; grid-template-columns: 6.5rem minmax(0, 1fr); column-gap: .5rem;
     border: 0; padding: .05rem 0; min-width: 0; }
-  .wrap td > * { grid-column: 2; }
-  .wrap td::before { content: attr(data-label); grid-column: 1; color: var(--muted);
+  .stack td > * { grid-column: 2; }
+  .stack td::before { content: attr(data-label); grid-column: 1; color: var(--muted);
     font-size: .75rem; padding-top: .1rem; }
-  .wrap td:first-child { display: block; font-weight: 600; }
-  .wrap td:first-child::before { display: none; }
+  .stack td:first-child { display: block; font-weight: 600; }
+  .stack td:first-child::before { display: none; }
   .summary.measures { grid-template-columns: repeat(4, minmax(0, 1fr)); }
 }
 td a:hover { text-decoration: underline; }

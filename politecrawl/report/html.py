@@ -126,7 +126,8 @@ def _table(table: Table) -> str:
     )
     return (
         head
-        + f'<div class="wrap"><table data-sortable="pending" aria-label="{escape(table.title)}">\n'
+        + '<div class="wrap"><table class="stack" data-sortable="pending" '
+        + f'aria-label="{escape(table.title)}">\n'
         + f"<thead><tr>{headers}</tr></thead>\n<tbody>\n{rows}\n</tbody></table></div>\n"
         + "</section>\n"
     )
