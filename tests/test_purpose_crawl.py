@@ -14,12 +14,13 @@ import pytest
 
 from politecrawl import CrawlConfig, Crawler
 from politecrawl.config import RobotsSettings
+from politecrawl.crawl.processes import HelperSlot
 from politecrawl.preferences.tdmrep_outcome import (
     tdmrep_file,
     tdmrep_outcome,
     tdmrep_settings,
 )
-from politecrawl.results import Excluded, Page
+from politecrawl.results import CrawlSummary, Excluded, Page
 from politecrawl.robots.outcome import outcome_of_failure, outcome_of_response
 from politecrawl.store import TdmRepOutcomeStore, open_database
 from politecrawl.testing import Answer, FakeClock, ScriptedFetcher
@@ -297,3 +298,10 @@ def test_u5_a_sitemap_whose_url_refuses_the_purpose_is_not_read(tmp_path):
     with Crawler(config.replace(purpose="none"), clock=FakeClock(NOW), fetcher=fetcher) as c:
         list(c.recrawl())
     assert SITE + "/members/sitemap.xml" in fetcher.requests  # no purpose: read as before
+
+
+def test_u5_helper_processes_post_what_the_purpose_withheld():
+    slot = HelperSlot()
+    slot.post(CrawlSummary(excluded_by_preferences=3, refused=2))
+    counters = slot.counters()
+    assert (counters["excluded_by_preferences"], counters["refused"]) == (3, 2)

@@ -60,6 +60,8 @@ _RUN_COUNTERS = (
     "errors",
     "redirects",
     "excluded_by_robots",
+    "excluded_by_preferences",
+    "refused",
     "out_of_scope",
     "robots_fetches",
     "sitemaps",
