@@ -23,7 +23,7 @@ is asked for its status with HEAD, or GET when HEAD is refused (``checking``), n
 from __future__ import annotations
 
 import threading
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from politecrawl.crawl.addresses import Addresses
@@ -54,7 +54,7 @@ from politecrawl.sitemaps import SitemapLimits, SitemapSeed
 from politecrawl.store import CHECK, PAGE, SITEMAP, Frontier, Lease, ends
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable
+    from collections.abc import Callable, Iterable
     from datetime import datetime
 
     from politecrawl.clock import Clock
@@ -125,6 +125,10 @@ class Visitor:
         )
         self.preferences = PreferenceVisits(gate, tdmrep_outcomes, config, clock=clock)
         self.addresses = Addresses(self.politeness, fetcher, clock)  # P6: the host's server
+        self.hand_over: Callable[[ends.Answered], bool] | None = None
+        """Told when a page's response has been read: True when it freed the host's slot
+        for its next request (the worker pool's ``hand_over``), so that the lease's end
+        records the URL's row alone."""
         self._pages = _HostPages()
         self.sitemap_limits = SitemapLimits(
             max_entries=config.sitemaps.max_sitemap_entries,
@@ -271,9 +275,20 @@ class Visitor:
                 lease, result, started=started, robots_delay=robots_delay
             )
         pace = self._answered(lease, finished, robots_delay, result)
+        # The response is read: the host's next request need not wait for this page to be
+        # read and recorded, when a worker is free to make it (``hand_over``).
+        freed = self.hand_over is not None and self.hand_over(
+            ends.Answered(lease, pace, self.addresses.seen(lease, result))
+        )
         if lease.kind == "sitemap":
-            return self._sitemap(lease, result, pace)
-        return self._page(lease, result, finished, pace, becomes=becomes)
+            visited: PageVisit | SitemapVisit = self._sitemap(lease, result, pace)
+        else:
+            visited = self._page(lease, result, finished, pace, becomes=becomes)
+        end = visited.end
+        if not freed:
+            return visited
+        assert isinstance(end, ends.Completed)  # a response read is recorded as completed
+        return replace(visited, end=replace(end, slot_freed=True, address=None))
 
     def _answered(
         self,
@@ -302,7 +317,7 @@ class Visitor:
         pace: HostPace,
         *,
         becomes: str | None = None,
-    ) -> VisitResult:
+    ) -> PageVisit:
         known = self.preferences.for_url(lease)  # robots.txt's and tdmrep.json's (U6)
         reading = read_page(lease, result, finished, self.config, becomes=becomes, known=known)
         if self.archive is not None and result.archived_as is not None:
