@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 from politecrawl.crawl.addresses import Addresses
 from politecrawl.crawl.checking import request_check
 from politecrawl.crawl.failures import RETRY_STATUSES, Failures
+from politecrawl.crawl.freshness import checked_lately, unchanged_per_sitemap
 from politecrawl.crawl.preferences_visit import PreferenceVisits
 from politecrawl.crawl.response_reading import (
     decision_record,
@@ -182,7 +183,7 @@ class Visitor:
                 lease, None, "crawl-delay-above-cap", {"crawl_delay": robots_delay, "cap": cap}
             )
         if is_check:
-            if self._checked_lately(lease, now):
+            if checked_lately(lease, now, self.config.checking.check_fresh_seconds):
                 return Ended(ends.Kept(lease, reason="check-fresh"))
             return self._check(lease, robots_delay, becomes)
         if (held := self.preferences.before_fetch(lease, robots_delay, becomes)) is not None:
@@ -201,7 +202,7 @@ class Visitor:
                 ends.Excluded(lease, state="out_of_scope", reason="scope", detail=detail),
                 Excluded(lease.url, "out_of_scope", "scope", detail),
             )
-        if self._unchanged_per_sitemap(lease):
+        if unchanged_per_sitemap(lease, self.config.sitemaps.sitemap_lastmod):
             return Ended(ends.Kept(lease, reason=SITEMAP_UNCHANGED))
         return self._fetch_page(lease, robots_delay, becomes)
 
@@ -220,29 +221,6 @@ class Visitor:
         if lease.kind == CHECK:  # a resource, or the redirect target of a check: either flag
             return self.config.checking.check_resources or self.config.checking.check_outbound
         return self.config.checking.check_outbound
-
-    def _checked_lately(self, lease: Lease, now: datetime) -> bool:
-        """A recrawl does not repeat a check that passed less than ``check_fresh_seconds`` ago
-        (a broken one is asked again: it may have been fixed). ``attempts == 0``: the first try
-        of this pass, not a retry of one that failed in it."""
-        if lease.attempts or lease.fetched_at is None or lease.status is None:
-            return False
-        if not 200 <= lease.status < 300:
-            return False  # broken, or a redirect (its chain is checked again, hop by hop)
-        return (now - lease.fetched_at).total_seconds() < self.config.checking.check_fresh_seconds
-
-    def _unchanged_per_sitemap(self, lease: Lease) -> bool:
-        """S3: in a recrawl pass, with ``sitemap_lastmod = "skip"``, a page fetched fine since
-        the last change its sitemap reports is not fetched again."""
-        return (
-            self.config.sitemaps.sitemap_lastmod == "skip"
-            and lease.kind == "page"
-            and lease.sitemap_lastmod is not None
-            and lease.fetched_at is not None
-            and lease.status is not None
-            and 200 <= lease.status < 300
-            and lease.sitemap_lastmod < lease.fetched_at
-        )
 
     def _defer(
         self, lease: Lease, until: datetime | None, reason: str, detail: dict[str, object]
