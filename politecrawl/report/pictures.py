@@ -189,7 +189,7 @@ def _legend(timeline: Timeline) -> str:
     if timeline.bucket_seconds is not None:
         keys[0] = keys[0].replace(
             "a request (as wide as it took)",
-            f"requests per {timeline.bucket_seconds:g} s (bar height: the host's share of its"
+            f"requests per {timeline.bucket_seconds:.3g} s (bar height: the host's share of its"
             " busiest moment)",
         )
     return f'<p class="legend">{" ".join(keys)}</p>\n'
