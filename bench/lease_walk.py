@@ -3,8 +3,9 @@
     .venv/bin/python bench/lease_walk.py
 
 A crawl of a scripted three-page site (``ScriptedFetcher``: no network) runs in this process;
-the visit of its second page (a fetched page with links, after robots.txt) and, for
-comparison, ``assembly.visitor_of`` are traced. Every call from one politecrawl module into
+the visit of its first page (a fetched page with links, after robots.txt: the origin's caches,
+such as its robots.txt's use preferences, are filled then), of a later page (the walk of most
+leases) and, for comparison, ``assembly.visitor_of`` are traced. Every call from one politecrawl module into
 another is a step of the walk; the walk is the sequence of modules called into (starting with
 the traced function's), consecutive repeats collapsed; calls into the clock, into the scripted
 fetcher that stands in for the network, into a value's ``__init__`` or property are not steps,
@@ -128,7 +129,7 @@ class Walk:
 
 
 def main() -> None:
-    walk_visit, walk_assembly = Walk(), Walk()
+    walk_visit, walk_later, walk_assembly = Walk(), Walk(), Walk()
     visits = 0
     original_visit = visit.Visitor.visit
     original_visitor_of = assembly.visitor_of
@@ -138,6 +139,8 @@ def main() -> None:
         visits += 1
         if lease.url == f"{SITE}/" and lease.attempts == 0 and visits > 1:
             return walk_visit.run(visit.__name__, lambda: original_visit(self, lease))
+        if lease.url == f"{SITE}/b":
+            return walk_later.run(visit.__name__, lambda: original_visit(self, lease))
         return original_visit(self, lease)
 
     def traced_visitor_of(*args: Any, **kwargs: Any) -> Any:
@@ -152,7 +155,8 @@ def main() -> None:
         with Crawler(config, fetcher=ScriptedFetcher(SCRIPT)) as crawler:
             crawler.add_seeds([f"{SITE}/"])
             crawler.run()
-    print(walk_visit.describe("A page's lease, from Visitor.visit"))
+    print(walk_visit.describe("The origin's first page's lease, from Visitor.visit"))
+    print(walk_later.describe("A later page's lease (the origin's caches warm)"))
     print(walk_assembly.describe("assembly.visitor_of"))
 
 
