@@ -5,12 +5,12 @@
 A crawl of a scripted three-page site (``ScriptedFetcher``: no network) runs in this process;
 the visit of its first page (a fetched page with links, after robots.txt: the origin's caches,
 such as its robots.txt's use preferences, are filled then), of a later page (the walk of most
-leases) and, for comparison, ``assembly.visitor_of`` are traced. Every call from one politecrawl module into
-another is a step of the walk; the walk is the sequence of modules called into (starting with
-the traced function's), consecutive repeats collapsed; calls into the clock, into the scripted
-fetcher that stands in for the network, into a value's ``__init__`` or property are not steps,
-and a call already read (the same caller calling the same function again, in a loop or for the
-second reading of robots.txt) is not read again. Printed:
+leases) and, for comparison, ``assembly.visitor_of`` are traced. Every call from one politecrawl
+module into another is a step of the walk; the walk is the sequence of modules called into
+(starting with the traced function's), consecutive repeats collapsed; calls into the clock, into
+the scripted fetcher that stands in for the network, into a value's ``__init__`` or property are
+not steps, and a call already read (the same caller calling the same function again, in a loop
+or for the second reading of robots.txt) is not read again. Printed:
 
 - **stays**: the length of that sequence (each time the reader opens a module);
 - **modules**: how many different modules it holds;
