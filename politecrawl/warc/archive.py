@@ -120,12 +120,16 @@ class WarcArchive:
     def close(self) -> None:
         """Close the file being written (its index sorted, renamed from ``.open``)."""
         with self._lock:
-            file, self._file = self._file, None
-            if file is not None:
-                try:
-                    file.close()
-                except OSError as error:
-                    self._stop(file, error, f"left {OPEN}: the next run closes it")
+            self._close_current()
+
+    def _close_current(self) -> None:
+        """Close the file being written, if one is; under the lock."""
+        file, self._file = self._file, None
+        if file is not None:
+            try:
+                file.close()
+            except OSError as error:
+                self._stop(file, error, f"left {OPEN}: the next run closes it")
 
     def _open(self) -> OpenFile:
         """The file being written: a new one (begun with its warcinfo record) if none is, or
@@ -135,12 +139,7 @@ class WarcArchive:
             return self._file
         # Rotated here, before an exchange, rather than after one: a page's metadata record
         # then follows its response into the same file, and no file holds only metadata.
-        file, self._file = self._file, None
-        if file is not None:
-            try:
-                file.close()
-            except OSError as error:
-                self._stop(file, error, f"left {OPEN}: the next run closes it")
+        self._close_current()
         self._serial += 1
         stamp = datetime.now(UTC).strftime("%Y%m%d%H%M%S")
         name = f"politecrawl-{self._run}-{stamp}-{self._serial:05d}-{os.getpid()}.warc.gz"
