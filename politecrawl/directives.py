@@ -27,7 +27,7 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from politecrawl.html import ParsedPage, parse_html
+from politecrawl.html import ParsedPage, as_parsed_page
 from politecrawl.robots.match import agent_name_token
 from politecrawl.robots.parse import text_to_octets
 
@@ -103,7 +103,8 @@ def applicable_robots_tags(
     token = agent_name_token(agent)
     pairs = list(headers.items() if isinstance(headers, Mapping) else headers)
     found: list[tuple[str, str]] = []
-    page = _as_page(html, pairs)
+    content_type = next((v for k, v in pairs if k.strip().lower() == "content-type"), None)
+    page = as_parsed_page(html, content_type=content_type)
     if page is not None:
         for name, content in page.robots_metas:
             if name.strip().lower() == "robots" or _is_own(name, token):  # T3
@@ -116,19 +117,6 @@ def applicable_robots_tags(
                     shown = content if prefix is None else f"{prefix}: {content}"
                     found.append((f"X-Robots-Tag: {_shorten(shown)}", content))
     return found
-
-
-def _as_page(
-    html: ParsedPage | str | bytes | None, pairs: list[tuple[str, str]]
-) -> ParsedPage | None:
-    """The parsed page, parsing text or bytes when that is what was given."""
-    if html is None or isinstance(html, ParsedPage):
-        return html
-    if isinstance(html, str):
-        data = html.encode("utf-8", "replace")  # lone surrogates cannot be encoded
-        return parse_html(data, content_type="text/html; charset=utf-8")
-    content_type = next((v for k, v in pairs if k.strip().lower() == "content-type"), None)
-    return parse_html(html, content_type=content_type or "text/html")
 
 
 def _terms(content: str) -> frozenset[str]:

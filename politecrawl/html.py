@@ -166,6 +166,20 @@ def parse_html(
     )
 
 
+def as_parsed_page(
+    html: ParsedPage | str | bytes | None, *, content_type: str | None
+) -> ParsedPage | None:
+    """``html`` as a parsed page, for readers that take a page in any form: ``None`` and a
+    ``ParsedPage`` as given, text as UTF-8 HTML, body bytes as ``content_type`` (the response's
+    Content-Type; ``text/html`` when it has none) says."""
+    if html is None or isinstance(html, ParsedPage):
+        return html
+    if isinstance(html, str):
+        data = html.encode("utf-8", "replace")  # lone surrogates cannot be encoded
+        return parse_html(data, content_type="text/html; charset=utf-8")
+    return parse_html(html, content_type=content_type or "text/html")
+
+
 def _text_of(element: lxml.html.HtmlElement) -> str | None:
     """A link's text for a report: its words, or an image's alt inside it; at most 200."""
     words = " ".join(element.text_content().split())

@@ -24,7 +24,7 @@ import re
 from collections.abc import Iterable, Mapping
 
 from politecrawl.directives import applicable_robots_tags
-from politecrawl.html import ParsedPage, parse_html
+from politecrawl.html import ParsedPage, as_parsed_page
 from politecrawl.preferences.tdmrep import TdmRepFile
 from politecrawl.robots.preferences import RobotsPreferences
 from politecrawl.usage.statements import (
@@ -57,7 +57,7 @@ def page_preferences(
     says), or ``None`` for a response that is not HTML; ``headers`` a mapping (names compared
     case-insensitively) or ``(name, value)`` pairs, which keep repeated headers apart."""
     pairs = [(name.strip().lower(), value) for name, value in _pairs(headers)]
-    page = _as_page(html, pairs)
+    page = as_parsed_page(html, content_type=_header(pairs, "content-type"))
     signals: list[Signal] = []
     warnings: list[UsageWarning] = []
     _read_content_usage(pairs, signals, warnings)
@@ -78,17 +78,6 @@ def url_preferences(
 
 def _pairs(headers: Headers) -> list[tuple[str, str]]:
     return list(headers.items() if isinstance(headers, Mapping) else headers)
-
-
-def _as_page(
-    html: ParsedPage | str | bytes | None, pairs: list[tuple[str, str]]
-) -> ParsedPage | None:
-    if html is None or isinstance(html, ParsedPage):
-        return html
-    if isinstance(html, str):
-        data = html.encode("utf-8", "replace")
-        return parse_html(data, content_type="text/html; charset=utf-8")
-    return parse_html(html, content_type=_header(pairs, "content-type") or "text/html")
 
 
 def _header(pairs: list[tuple[str, str]], name: str) -> str | None:
