@@ -15,7 +15,7 @@ import-linter contract in ``pyproject.toml`` checks every submodule, present and
   they hand out.
 
 Inside, ``frontier/`` holds the scheduler and ``reading/`` the questions; ``database``,
-``schema``, ``runs``, ``robots_outcomes`` and ``server_settings`` sit beside them. Values
+``schema``, ``runs``, ``file_outcomes`` and ``server_settings`` sit beside them. Values
 crossing this boundary are frozen dataclasses; table rows never leave the package.
 """
 
@@ -28,6 +28,7 @@ from politecrawl.store.database import (
     schema_head,
     upgrade_database,
 )
+from politecrawl.store.file_outcomes import RobotsOutcomeStore, TdmRepOutcomeStore
 from politecrawl.store.frontier import Frontier, ends
 from politecrawl.store.frontier.values import (
     AddResult,
@@ -45,11 +46,9 @@ from politecrawl.store.reading.link_targets import (
     drop_link_target_index,
     ensure_link_target_index,
 )
-from politecrawl.store.robots_outcomes import RobotsOutcomeStore
 from politecrawl.store.runs import finish_run, last_config, start_run
 from politecrawl.store.schema import CHECK, PAGE, SITEMAP
 from politecrawl.store.server_settings import server_advice
-from politecrawl.store.tdmrep_outcomes import TdmRepOutcomeStore
 
 __all__ = [
     "CHECK",
