@@ -114,7 +114,7 @@ def test_u4_merged_preferences_keep_every_signal_and_warning():
     assert merged.verdict(Use.AI_TRAIN).stance is R
 
 
-# --- U4: each vocabulary mapped onto the uses (the README's table) ------------------------------
+# --- U4: each vocabulary mapped onto the uses (the table of docs/use-preferences.md) ------------
 
 
 @pytest.mark.parametrize(
