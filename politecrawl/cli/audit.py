@@ -95,29 +95,16 @@ def robots_versions(specs: list[str]) -> list[RobotsVersion]:
 def fetch_robots(url: str) -> bytes:
     """The robots.txt at ``url`` fetched by the crawl's gate (redirects, O7; anti-steering
     guard): its body, none for "no restrictions" (O4), everything off limits for 401/403 (O5)."""
-    from politecrawl.clock import SystemClock  # noqa: PLC0415 (loads requests only here)
-    from politecrawl.config import PolitenessSettings, RobotsSettings  # noqa: PLC0415
-    from politecrawl.fetch import AddressGuard, Fetcher  # noqa: PLC0415
-    from politecrawl.gate import Gate, MemoryOutcomes  # noqa: PLC0415
+    from politecrawl.cli.robots_fetch import fetch_robots_alone  # noqa: PLC0415 (requests)
     from politecrawl.urls import InvalidURL, canonicalize, split_canonical  # noqa: PLC0415
 
     try:
         origin, host = split_canonical(canonicalize(url))
     except InvalidURL as error:
         raise UserInputError(f"--robots {url}: {error.reason}") from None
-    guard = AddressGuard(allowed_hosts=lambda: frozenset({host}))  # the user's own site
-    with Fetcher(user_agent=f"{_AUDIT_AGENT}/audit", address_guard=guard) as fetcher:
-        gate = Gate(
-            RobotsSettings(),
-            MemoryOutcomes(),
-            fetcher,
-            SystemClock(),
-            user_agent=_AUDIT_AGENT,
-            delay_seconds=PolitenessSettings().delay_seconds,
-            reserve_host=lambda _host, _now: True,
-            release_host=lambda _host, _at: None,
-        )
-        outcome = gate.fetch_robots(origin).outcome
+    outcome = fetch_robots_alone(
+        origin, host, agent=_AUDIT_AGENT, user_agent=f"{_AUDIT_AGENT}/audit"
+    )
     if outcome.kind == "parsed":
         return outcome.body or b""
     if outcome.kind == "allow_all":

@@ -155,14 +155,20 @@ def _add_crawl_commands(commands: Any) -> None:
         db_default="one per site in the user's cache, $XDG_CACHE_HOME/politecrawl/HOST.db, "
         "else ~/.cache/politecrawl/HOST.db",
     )
-    check.add_argument(
+    _add_report_output(check)
+    check.set_defaults(run=_later("politecrawl.cli.check", "check_command"))
+
+
+def _add_report_output(parser: argparse.ArgumentParser) -> None:
+    """``--format`` and ``--out``: where and how ``report`` and ``check`` write the report."""
+    parser.add_argument(
         "--format",
         choices=("text", "csv", "json", "html", "junit"),
         default="text",
-        help="the report's format: text (default), csv, json, html or junit (for CI)",
+        help="the report's format: text (default), csv, json, one self-contained html page, "
+        "or junit (for CI)",
     )
-    check.add_argument("--out", help="write the report to this file instead of standard output")
-    check.set_defaults(run=_later("politecrawl.cli.check", "check_command"))
+    parser.add_argument("--out", help="write the report to this file instead of standard output")
 
 
 def _add_demo_command(commands: Any) -> None:
@@ -186,13 +192,7 @@ def _add_inspect_commands(commands: Any) -> None:
     status.set_defaults(run=_later(inspect, "status_command"))
     report = commands.add_parser("report", help="the site-maintenance report of a crawl")
     report.add_argument("--db", required=True, help="crawl database: a path or a SQLAlchemy URL")
-    report.add_argument(
-        "--format",
-        choices=("text", "csv", "json", "html", "junit"),
-        default="text",
-        help="text (default), csv, json, one self-contained html page, or junit (CI systems)",
-    )
-    report.add_argument("--out", help="write to this file instead of standard output")
+    _add_report_output(report)
     report.add_argument(
         "--slow", type=float, default=2.0, metavar="S", help="pages slower than S seconds"
     )

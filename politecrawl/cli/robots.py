@@ -161,10 +161,7 @@ def use_preference_lines(body: bytes, agent: str, url: str, path: Path) -> list[
 
 def _fetch_robots(url: str, agent: str, out: TextIO, *, resolve: dict[str, str]) -> bytes | None:
     """The body to judge ``url`` by, or None when the answer decides alone (printed)."""
-    from politecrawl.clock import SystemClock  # noqa: PLC0415
-    from politecrawl.config import PolitenessSettings, RobotsSettings  # noqa: PLC0415
-    from politecrawl.fetch import AddressGuard, Fetcher  # noqa: PLC0415 (requests: --fetch only)
-    from politecrawl.gate import Gate, MemoryOutcomes  # noqa: PLC0415
+    from politecrawl.cli.robots_fetch import fetch_robots_alone  # noqa: PLC0415 (--fetch only)
     from politecrawl.robots.outcome import is_refusal  # noqa: PLC0415
     from politecrawl.scope import Scope  # noqa: PLC0415
     from politecrawl.urls import InvalidURL, canonicalize, split_canonical  # noqa: PLC0415
@@ -175,20 +172,14 @@ def _fetch_robots(url: str, agent: str, out: TextIO, *, resolve: dict[str, str])
         raise UserInputError(f"--fetch needs an absolute http(s) URL: {error.reason}") from None
     # The URL is the user's, as a crawl's seed is: its host may be any address (a loopback or
     # intranet site); a redirect opens nothing (connect, scope.check_steering: O7, C4).
-    guard = AddressGuard(fixed=resolve, allowed_hosts=lambda: frozenset({host}))
-    with Fetcher(user_agent=f"{agent}/robots-explain", address_guard=guard) as fetcher:
-        gate = Gate(
-            RobotsSettings(),
-            MemoryOutcomes(),
-            fetcher,
-            SystemClock(),
-            user_agent=agent,
-            delay_seconds=PolitenessSettings().delay_seconds,  # P2 between same-host hops
-            reserve_host=lambda _host, _now: True,  # one request at a time: no host is shared
-            release_host=lambda _host, _at: None,
-            scope=Scope.from_seeds([url], mode="any"),
-        )
-        outcome = gate.fetch_robots(origin).outcome
+    outcome = fetch_robots_alone(
+        origin,
+        host,
+        agent=agent,
+        user_agent=f"{agent}/robots-explain",
+        resolve=resolve,
+        scope=Scope.from_seeds([url], mode="any"),
+    )
     print(f"{origin}/robots.txt: {outcome.reason}", file=out)
     if outcome.kind == "parsed":
         return outcome.body or b""
