@@ -209,15 +209,8 @@ def _deferred_groups(report: Report) -> Table:
         )
         for group in groups
     )
-    return Table(
-        "deferred_urls",
-        SECTION_TITLES["deferred_urls"],
-        ("Host", "Reason", "URLs", "Until", "Examples"),
-        rows,
-        f"{counted(len(groups), 'group')} by host and reason; {GROUPED_NOTE}",
-        tone=tone_of("deferred_urls"),
-        count=len(report.deferred_urls),
-    )
+    columns = ("Host", "Reason", "URLs", "Until", "Examples")
+    return _grouped("deferred_urls", columns, rows, "host and reason", len(report.deferred_urls))
 
 
 def _robots_groups(report: Report) -> Table:
@@ -236,15 +229,16 @@ def _robots_groups(report: Report) -> Table:
         )
         for (outcome, why), members in ordered
     )
-    return Table(
-        "robots_outcomes",
-        SECTION_TITLES["robots_outcomes"],
-        ("Outcome", "Origins", "URLs", "Examples", "Why"),
-        rows,
-        f"{counted(len(ordered), 'group')} by outcome; {GROUPED_NOTE}",
-        tone=tone_of("robots_outcomes"),
-        count=len(report.robots_outcomes),
-    )
+    columns = ("Outcome", "Origins", "URLs", "Examples", "Why")
+    return _grouped("robots_outcomes", columns, rows, "outcome", len(report.robots_outcomes))
+
+
+def _grouped(
+    key: str, columns: tuple[str, ...], rows: tuple[Row, ...], by: str, count: int
+) -> Table:
+    """Section ``key`` laid out a group a row (grouped ``by``), of ``count`` findings."""
+    note = f"{counted(len(rows), 'group')} by {by}; {GROUPED_NOTE}"
+    return Table(key, SECTION_TITLES[key], columns, rows, note, tone=tone_of(key), count=count)
 
 
 _GROUPED: Mapping[str, Callable[[Report], Table]] = {
