@@ -14,8 +14,9 @@ index, see ``link_targets``); rows leave as the frozen values of ``reading_types
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
-from sqlalchemy import and_, func, or_, select
+from sqlalchemy import ColumnElement, Select, and_, func, or_, select
 
 from politecrawl.store.database import Database
 from politecrawl.store.reading.pages import is_broken, with_referrers
@@ -40,7 +41,9 @@ __all__ = [
     "PERMANENT_REDIRECTS",
     "broken_checks",
     "check_counts",
+    "fetched_with_anchors",
     "fragment_links",
+    "fragment_links_select",
     "page_anchors",
     "permanent_redirects",
     "robots_forbidden_checks",
@@ -114,29 +117,42 @@ def fragment_links(database: Database) -> list[FragmentLink]:
     as it was) with its anchors recorded, by page, fragment and linking page. The others
     cannot be judged: their page failed, redirects, is no HTML, or was fetched without
     fragment checking."""
-    target = _urls
-    status = target.c.status
-    statement = (
+    statement = fragment_links_select().where(fetched_with_anchors(_urls.c.state, _urls.c.status))
+    with database.engine.connect() as connection:
+        return [FragmentLink(*row) for row in connection.execute(statement)]
+
+
+def fragment_links_select(*more: ColumnElement[Any]) -> Select[Any]:
+    """The ``#fragment`` links with their page and the linking page, as ``FragmentLink`` takes
+    them (``more``: its further columns), by page, fragment and linking page; joined on
+    ``urls`` as the page, for the caller's conditions on it."""
+    return (
         select(
             _linker.c.url,
-            target.c.id,
-            target.c.url,
+            _urls.c.id,
+            _urls.c.url,
             origins_table.c.origin,
             _fragments.c.fragment,
             _fragments.c.line,
+            *more,
         )
-        .join_from(_fragments, target, target.c.id == _fragments.c.to_id)
-        .join(origins_table, origins_table.c.id == target.c.origin_id)
+        .join_from(_fragments, _urls, _urls.c.id == _fragments.c.to_id)
+        .join(origins_table, origins_table.c.id == _urls.c.origin_id)
         .join(_linker, _linker.c.id == _fragments.c.from_id)
-        .where(
-            target.c.state == DONE,
-            or_(and_(status >= 200, status < 300), status == 304),
-            target.c.anchors.is_not(None),
-        )
-        .order_by(target.c.url, _fragments.c.fragment, _linker.c.url)
+        .order_by(_urls.c.url, _fragments.c.fragment, _linker.c.url)
     )
-    with database.engine.connect() as connection:
-        return [FragmentLink(*row) for row in connection.execute(statement)]
+
+
+def fetched_with_anchors(
+    state: ColumnElement[Any], status: ColumnElement[Any]
+) -> ColumnElement[bool]:
+    """A verdict of ``state`` and ``status`` that a page's recorded anchors can be judged by
+    (L4): fetched, 2xx or 304 (the page as it was), its anchors recorded."""
+    return and_(
+        state == DONE,
+        or_(and_(status >= 200, status < 300), status == 304),
+        _urls.c.anchors.is_not(None),
+    )
 
 
 def page_anchors(database: Database, url_ids: Iterable[int]) -> dict[int, frozenset[str]]:

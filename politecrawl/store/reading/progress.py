@@ -20,6 +20,7 @@ from sqlalchemy import Select, and_, func, or_, select
 
 from politecrawl.store.database import Database
 from politecrawl.store.frontier.counts import seed_origins
+from politecrawl.store.reading.checks import fetched_with_anchors, fragment_links_select
 from politecrawl.store.reading.pages import with_referrers
 from politecrawl.store.reading.passes import current_pass
 from politecrawl.store.reading.rows import query_rows, url_row, url_select
@@ -35,7 +36,6 @@ from politecrawl.store.schema import (
     PAGE,
     QUEUED,
     crawl_runs_table as _runs,
-    link_fragments_table as _fragments,
     origins_table as _origins,
     pass_results_table as _passes,
     urls_table as _urls,
@@ -170,19 +170,8 @@ def carried_fragment_links(database: Database) -> list[FragmentLink]:
     gives those of the pages the current pass fetched; ``from_pass``: that earlier pass."""
     latest = _latest_verdicts()
     earlier = _passes.alias("earlier")
-    linker = _urls.alias("linker")
-    status = earlier.c.status
     statement = (
-        select(
-            linker.c.url,
-            _urls.c.id,
-            _urls.c.url,
-            _origins.c.origin,
-            _fragments.c.fragment,
-            _fragments.c.line,
-            earlier.c.pass_number,
-        )
-        .join_from(_fragments, _urls, _urls.c.id == _fragments.c.to_id)
+        fragment_links_select(earlier.c.pass_number)
         .join(latest, latest.c.url_id == _urls.c.id)
         .join(
             earlier,
@@ -190,14 +179,7 @@ def carried_fragment_links(database: Database) -> list[FragmentLink]:
                 earlier.c.url_id == latest.c.url_id, earlier.c.pass_number == latest.c.pass_number
             ),
         )
-        .join(_origins, _origins.c.id == _urls.c.origin_id)
-        .join(linker, linker.c.id == _fragments.c.from_id)
-        .where(
-            earlier.c.state == DONE,
-            or_(and_(status >= 200, status < 300), status == 304),
-            _urls.c.anchors.is_not(None),
-        )
-        .order_by(_urls.c.url, _fragments.c.fragment, linker.c.url)
+        .where(fetched_with_anchors(earlier.c.state, earlier.c.status))
     )
     with database.engine.connect() as connection:
         return [FragmentLink(*row) for row in connection.execute(statement)]
