@@ -42,7 +42,7 @@ from politecrawl.store.reading import (
 )
 from politecrawl.urls import InvalidURL, canonicalize
 
-__all__ = ["CHECK_SETTINGS", "build_link_checks", "referrer"]
+__all__ = ["CHECK_SETTINGS", "MAX_REDIRECTS", "build_link_checks", "referrer"]
 
 CHECK_SETTINGS = ("check_outbound", "check_resources", "check_fragments")
 """The settings that turn link checking on: a crawl run with one says checking was on, even
