@@ -5,7 +5,8 @@ it fetched, what is broken and how many, and whether the pass is complete (L5); 
 findings' counts, problems first (``finding_counts``: broken, then worth a look, then neutral),
 the sections with nothing found named together (``nothing_found``), and the crawl's measures
 (URLs by state, checks made, sitemaps read) after them. Last, in the text report, the broken
-targets by name (``closing_lines``), so that a terminal's last screen says what to fix. Pure.
+targets by name (``closing_lines``), so that a terminal's last screen says what to fix. And
+``report_sections``: every section laid out, for each form to show. Pure.
 """
 
 from __future__ import annotations
@@ -13,10 +14,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from politecrawl.report.check_tables import check_summary
+from politecrawl.report.check_tables import check_summary, check_tables
 from politecrawl.report.model import Report, broken_count, broken_parts, counted
-from politecrawl.report.page_tables import summary
-from politecrawl.report.sitemap_tables import sitemap_summary
+from politecrawl.report.page_tables import summary, tables
+from politecrawl.report.sitemap_tables import sitemap_summary, sitemap_tables
 from politecrawl.report.tables import (
     Count,
     CountGroup,
@@ -25,6 +26,7 @@ from politecrawl.report.tables import (
     printable,
     without_spec_ids,
 )
+from politecrawl.report.use_tables import use_tables
 
 __all__ = [
     "MAX_CLOSING_TARGETS",
@@ -36,6 +38,7 @@ __all__ = [
     "finding_counts",
     "measure_groups",
     "nothing_found",
+    "report_sections",
     "site",
     "verdict",
 ]
@@ -43,6 +46,13 @@ __all__ = [
 MAX_CLOSING_TARGETS = 10
 """Broken targets the text report's last lines name; the rest are counted."""
 _TONE_ORDER = {"bad": 0, "warn": 1, "neutral": 2}
+
+
+def report_sections(report: Report) -> tuple[Table, ...]:
+    """Every section of the report laid out, in the order its forms list them: the pages',
+    the link checks', the use preferences', the sitemap audit's (``ordered`` puts them in the
+    order a reader sees them)."""
+    return (*tables(report), *check_tables(report), *use_tables(report), *sitemap_tables(report))
 
 
 def site(report: Report, *, named: int = 2) -> str:

@@ -26,19 +26,17 @@ from functools import cache
 from html import escape
 
 from politecrawl.report.assets import SCRIPT, STYLE
-from politecrawl.report.check_tables import check_tables
 from politecrawl.report.headline import (
     crawled,
     finding_counts,
     measure_groups,
     ordered,
+    report_sections,
     site,
     verdict,
 )
 from politecrawl.report.model import Report, broken_count, counted
-from politecrawl.report.page_tables import tables
 from politecrawl.report.pictures import timeline_html
-from politecrawl.report.sitemap_tables import sitemap_tables
 from politecrawl.report.tables import (
     Cell,
     Count,
@@ -47,7 +45,6 @@ from politecrawl.report.tables import (
     pass_note,
     printable,
 )
-from politecrawl.report.use_tables import use_tables
 
 _LINKABLE = ("http://", "https://")
 _SLASH = re.compile(r"(?<!:)(?<!:/)/")
@@ -218,12 +215,7 @@ def render_html(report: Report) -> str:
         f"<strong>{escape(report.agent)}</strong> · slow means over {report.slow_seconds:g} s"
         f' · <span class="database">database <code>{escape(report.database)}</code></span>'
     )
-    sections = (
-        *tables(report),
-        *check_tables(report),
-        *use_tables(report),
-        *sitemap_tables(report),
-    )
+    sections = report_sections(report)
     body = _summary(report) + _activity(report) + sections_html(sections)
     return render_page(f"{title} · politecrawl report", name, meta, body)
 

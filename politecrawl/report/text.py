@@ -22,7 +22,7 @@ from dataclasses import asdict
 from datetime import datetime
 from typing import Any
 
-from politecrawl.report.check_tables import check_csv_rows, check_tables
+from politecrawl.report.check_tables import check_csv_rows
 from politecrawl.report.headline import (
     broken_targets,
     closing_lines,
@@ -31,12 +31,12 @@ from politecrawl.report.headline import (
     measure_groups,
     nothing_found,
     ordered,
+    report_sections,
     site,
     verdict,
 )
 from politecrawl.report.model import Report, broken_count, counted
-from politecrawl.report.page_tables import tables
-from politecrawl.report.sitemap_tables import sitemap_csv_rows, sitemap_tables
+from politecrawl.report.sitemap_tables import sitemap_csv_rows
 from politecrawl.report.tables import (
     Cell,
     Count,
@@ -51,7 +51,7 @@ from politecrawl.report.tables import (
     when,
     without_spec_ids,
 )
-from politecrawl.report.use_tables import use_csv_rows, use_tables
+from politecrawl.report.use_tables import use_csv_rows
 
 _INDENT = "  "
 _FORMULA = ("=", "+", "-", "@")
@@ -133,12 +133,7 @@ def _counts_text(report: Report, sections: tuple[Table, ...]) -> list[str]:
 
 def render_text(report: Report) -> str:
     """The report for a person at a terminal: what matters first, the broken targets last."""
-    sections = (
-        *tables(report),
-        *check_tables(report),
-        *use_tables(report),
-        *sitemap_tables(report),
-    )
+    sections = report_sections(report)
     out = [*_heading(report), *_counts_text(report, sections)]
     for table in ordered(sections):
         out += ["", *_table_text(table)]
