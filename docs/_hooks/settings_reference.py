@@ -5,9 +5,10 @@ docstrings, so that the page cannot drift from the code.
 ``<!-- settings -->``; this hook replaces the marker with a section per TOML table
 (``politecrawl.config.GROUP_TYPES``, in their order): each setting's default, its command-line
 flag (``politecrawl.cli.options``), its environment variable and its docstring (the string
-literal under the field in ``politecrawl/config/groups.py``). The build fails when the marker is
-missing or a setting has no docstring. Each table sits in a ``<div class="settings">``, which
-``docs/stylesheets/settings.css`` keeps from breaking names and defaults mid-word.
+literal under the field, in ``politecrawl/config/conduct.py`` or ``coverage.py``). The build
+fails when the marker is missing or a setting has no docstring. Each table sits in a
+``<div class="settings">``, which ``docs/stylesheets/settings.css`` keeps from breaking names
+and defaults mid-word.
 """
 
 from __future__ import annotations

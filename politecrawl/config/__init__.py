@@ -1,5 +1,7 @@
-"""Crawl settings: the groups (``groups``), where their values come from (``loader``) and the
-plain values robots.txt reading takes (``robots_values``).
+"""Crawl settings: the groups (``conduct``: who crawls, politeness, fetching, robots;
+``coverage``: scope, sitemaps, checking, storage, archive; ``groups``: ``CrawlConfig`` over
+them), where their values come from (``loader``) and the plain values robots.txt reading takes
+(``robots_values``).
 
 ``from politecrawl.config import CrawlConfig`` is the library's way in; the loader (flags,
 environment, TOML file, stored run) is imported from ``politecrawl.config.loader`` by the front

@@ -1,10 +1,11 @@
 """The plain values robots.txt reading is parametrised by: the semantics' names, the parser's
 resource limits and what an outcome needs of the settings [M6, M7, O5-O8, E2, E4].
 
-They are settings, so they live here, at the bottom (L0, stdlib only): ``config.groups``
-validates them and takes their defaults without importing ``politecrawl.robots``, and
-``robots`` takes them as parameters. ``politecrawl.robots`` re-exports the public ones
-(``RobotsLimits``, ``SemanticsName``, ``SEMANTICS_NAMES``, ``DEFAULT_SEMANTICS``).
+They are settings, so they live here, at the bottom (L0, stdlib only): ``config.conduct``
+takes their defaults and ``config.groups`` validates them without importing
+``politecrawl.robots``, and ``robots`` takes them as parameters. ``politecrawl.robots``
+re-exports the public ones (``RobotsLimits``, ``SemanticsName``, ``SEMANTICS_NAMES``,
+``DEFAULT_SEMANTICS``).
 """
 
 from __future__ import annotations
