@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import get_args
 
 from politecrawl.config import SEMANTICS_CHOICES, CrawlConfig
-from politecrawl.config.groups import Purpose
+from politecrawl.config.conduct import Purpose
 
 # option -> CrawlConfig field, for flags shared by run and resume
 FLAG_FIELDS = {

@@ -15,23 +15,27 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from politecrawl.config.groups import (
-        GROUP_TYPES,
-        GROUPS,
-        SEMANTICS_CHOICES,
-        TABLE_OF,
-        ArchiveSettings,
-        CheckingSettings,
-        CrawlConfig,
+    from politecrawl.config.conduct import (
         CrawlSettings,
         FetchingSettings,
         PolitenessSettings,
         RobotsSettings,
+    )
+    from politecrawl.config.coverage import (
+        ArchiveSettings,
+        CheckingSettings,
         ScopeMode,
         ScopeSettings,
         SitemapLastmod,
         SitemapSettings,
         StorageSettings,
+    )
+    from politecrawl.config.groups import (
+        GROUP_TYPES,
+        GROUPS,
+        SEMANTICS_CHOICES,
+        TABLE_OF,
+        CrawlConfig,
         setting_types,
     )
     from politecrawl.errors import ConfigError  # its home is the error tree; here as always
@@ -58,10 +62,17 @@ __all__ = [
 ]
 
 
+_HOMES = ("politecrawl.config.groups", "politecrawl.config.conduct", "politecrawl.config.coverage")
+"""Where the names live: ``groups`` first, as importing it loads the other two."""
+
+
 def __getattr__(name: str) -> Any:
     if name not in __all__:
         raise AttributeError(f"module 'politecrawl.config' has no attribute {name!r}")
-    home = "politecrawl.errors" if name == "ConfigError" else "politecrawl.config.groups"
-    value = getattr(importlib.import_module(home), name)
+    if name == "ConfigError":
+        value = importlib.import_module("politecrawl.errors").ConfigError
+    else:
+        homes = map(importlib.import_module, _HOMES)
+        value = next(getattr(home, name) for home in homes if name in home.__all__)
     globals()[name] = value  # found once, then an ordinary attribute
     return value
