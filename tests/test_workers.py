@@ -12,7 +12,7 @@ from politecrawl.clock import SystemClock, wait_for_event
 from politecrawl.crawl.visit_result import Ended, VisitResult
 from politecrawl.crawl.workers import CLAIM_AHEAD_SECONDS, RunLimits, Workers
 from politecrawl.store import Lease, Recorded, Wait, ends
-from politecrawl.testing import FakeClock
+from politecrawl.testing import FakeClock, ScriptedFetcher
 
 
 def _workers(
@@ -134,14 +134,20 @@ class _OneLeaseFrontier:
 class _RecordingVisitor:
     def __init__(self, clock: FakeClock) -> None:
         self.clock = clock
+        self.fetcher = ScriptedFetcher({})
         self.visited_at: list[datetime] = []
+        self.requested_at: list[datetime] = []
 
     def visit(self, lease: Lease) -> VisitResult:
         self.visited_at.append(self.clock.now())
+        self.fetcher.fetch(lease.url)  # a scripted answer takes no time: it left now
+        self.requested_at.append(self.clock.now())
         return Ended(ends.Kept(lease, reason="test"))
 
 
-def test_p2_a_worker_claims_ahead_and_visits_no_sooner_than_its_lease_starts():
+def test_p2_p6_a_worker_claims_ahead_and_requests_no_sooner_than_its_lease_starts():
+    """The visit's checks may come first; its request waits for the lease's start, so that it
+    leaves then (``Fetcher.sending_after``)."""
     clock = FakeClock()
     frontier = _OneLeaseFrontier(clock)
     visitor = _RecordingVisitor(clock)
@@ -150,4 +156,5 @@ def test_p2_a_worker_claims_ahead_and_visits_no_sooner_than_its_lease_starts():
     assert frontier.asked_ahead
     assert set(frontier.asked_ahead) == {CLAIM_AHEAD_SECONDS}
     assert frontier.lease is not None
-    assert visitor.visited_at == [frontier.lease.claimed_at]
+    assert visitor.visited_at[0] <= frontier.lease.claimed_at
+    assert visitor.requested_at == [frontier.lease.claimed_at]

@@ -304,9 +304,14 @@ class Workers:
             self.frontier.record(end, now=now)
 
     def _visit(self, lease: Lease, me: str, keep_to: frozenset[str] | None) -> Lease | Wait:
-        # A lease claimed ahead of its host's next start (CLAIM_AHEAD_SECONDS) starts then (P2).
-        self.clock.sleep((lease.claimed_at - self.clock.now()).total_seconds())
-        result = self.visitor.visit(lease)
+        # A lease claimed ahead of its host's next start (CLAIM_AHEAD_SECONDS) starts then: its
+        # request waits for that moment, after the visit's checks, so that it leaves then (P2,
+        # P6: a server's log sees its gaps between starts, not that plus the checks' time).
+        def wait_for_start() -> None:
+            self.clock.sleep((lease.claimed_at - self.clock.now()).total_seconds())
+
+        with self.visitor.fetcher.sending_after(wait_for_start):
+            result = self.visitor.visit(lease)
         self._count(result)
         # What the visit found is recorded with this worker's next claim: one commit a lease.
         following = self.frontier.record(

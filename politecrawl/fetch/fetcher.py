@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
@@ -83,10 +84,25 @@ class Fetcher:
             cap = 0
         if cap < 0:
             raise ValueError(f"max_bytes must not be negative, not {cap}")
+        before_send = getattr(self._local, "before_send", None)
+        if before_send is not None:
+            before_send()
         result = self._answer(FetchRequest(url, method, etag, last_modified, cap))
         if 300 <= result.status < 400 and result.status != 304:  # C4: followed hop by hop
             return replace(result, location=_resolve(url, result._first("Location")))
         return result
+
+    @contextmanager
+    def sending_after(self, wait: Callable[[], None]) -> Iterator[None]:
+        """Within the block, each request of this thread is sent once ``wait()`` returns, called
+        right before it: the crawl waits there for a lease's start, after the visit's own
+        checks, so that the request leaves at that start rather than a moment after it (P2,
+        P6: a server's gap runs between its requests' starts)."""
+        self._local.before_send = wait
+        try:
+            yield
+        finally:
+            self._local.before_send = None
 
     def address_of(self, url: str) -> tuple[str, datetime] | None:
         """The address a request for ``url`` would connect to now, and when it was resolved
