@@ -259,3 +259,24 @@ def test_p6_c5_threads_claiming_together_never_pass_a_servers_cap_or_gap(databas
         assert server_row(database, SHARED)[0] == 0
     finally:
         database.close()
+
+
+def test_p6_c5_a_slot_freed_early_is_not_freed_again_when_its_lease_is_lost(database):
+    """``Answered`` gives the server its slot back as soon as the response is read; should
+    the lease then be lost (its process killed before the end), the slot is not given twice."""
+    frontier = Frontier(database, lease_seconds=10.0, servers=ServerSettings())
+    queue(frontier)
+    learn_servers(frontier)
+    first = claim(frontier, 0)
+    assert isinstance(claim(frontier, 0), Lease)  # d.test, on its own server
+    second = claim(frontier, 1.0)
+    assert isinstance(first, Lease)
+    assert isinstance(second, Lease)
+    assert first.server is not None
+    assert second.server is not None
+    assert server_row(database, SHARED)[0] == 2
+    pace = HostPace(1.0, at(2.0), 0, 0.0, None, "delay", 0.01, None)
+    assert frontier.record(ends.Answered(first, pace), now=at(1.0)).recorded
+    assert server_row(database, SHARED)[0] == 1
+    assert frontier.release_expired(now=at(10.5)) == 2  # the first lease, lost (and d.test's)
+    assert server_row(database, SHARED)[0] == 1  # the second's, still in flight

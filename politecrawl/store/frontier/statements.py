@@ -103,13 +103,14 @@ FINISH_LEASED_URL_SQL = update(urls).where(
     urls.c.lease_owner == bindparam("owner"),
 )
 # Whether a lease is still its owner's (1 row) before its slots are freed early (``Answered``):
-# an update that changes nothing, so that on PostgreSQL the row stays locked to the commit.
+# an update that changes nothing, so that on PostgreSQL the row stays locked to the commit, but
+# that the lease holds its server's slot no more (P6: a lease lost after it is not freed twice).
 LEASE_IS_HELD_SQL = (
     update(urls)
     .where(
         urls.c.id == bindparam("url_id"), in_state(LEASED), urls.c.lease_owner == bindparam("owner")
     )
-    .values(lease_owner=bindparam("owner"))
+    .values(lease_owner=bindparam("owner"), lease_server_id=None)
 )
 
 
