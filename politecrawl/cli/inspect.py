@@ -20,7 +20,7 @@ from politecrawl.report.tables import without_spec_ids
 from politecrawl.robots import RobotsLimits
 from politecrawl.store import Frontier, RobotsOutcomeStore, open_database, upgrade_database
 from politecrawl.store.reading import host_waits
-from politecrawl.urls import InvalidURL, origin_of
+from politecrawl.urls import InvalidURL, origin_of, split_canonical
 
 
 def status_command(args: argparse.Namespace) -> int:
@@ -49,14 +49,23 @@ def status_command(args: argparse.Namespace) -> int:
             file=out,
         )
     print("robots.txt per origin:", file=out)
+    # An origin whose robots.txt is unknown is listed only while its host has work left; the
+    # others (links out of scope, checks made by HEAD without robots.txt) are counted.
+    busy = {host.host for host in waits}
+    idle = 0
     for origin, outcome in sorted(outcomes.items()):
         if outcome is None:
+            if split_canonical(origin + "/")[1] not in busy:
+                idle += 1
+                continue
             print(f"  {origin}: not fetched yet", file=out)
             continue
         until = outcome.expires_at or outcome.retry_at
         until_text = f" (until {until:%Y-%m-%d %H:%M:%S} UTC)" if until else ""
         reason = without_spec_ids(outcome.reason)
         print(f"  {origin}: {outcome.kind}: {reason}{until_text}", file=out)
+    if idle:
+        print(f"  and {counted(idle, 'other origin')} with nothing to fetch", file=out)
     return 0
 
 
