@@ -349,6 +349,10 @@ def _why(
     return f"slow responses ({slowdown:.2f} s)"
 
 
+SERVER_WAIT = "for their server"
+"""A ``HostQueue``'s reason when its host could be asked but its server is busy (P6)."""
+
+
 @dataclass(frozen=True, slots=True)
 class HostQueue:
     """One host's queue as a progress display sees it."""
@@ -359,18 +363,25 @@ class HostQueue:
     delay_seconds: float
     next_start: datetime
     reason: str = "delay"
-    """Why it waits when it does: delay, back-off, Retry-After, robots.txt, deferred."""
+    """Why it waits when it does: delay, back-off, Retry-After, robots.txt, deferred, its
+    server."""
+    server: str | None = None
+    """The server it shares with other host names (P6), if known."""
+    server_delay_seconds: float = 0.0
 
 
 def time_left(hosts: list[HostQueue], *, now: datetime) -> tuple[float, str | None]:
-    """An estimate of the seconds a polite crawl still needs, and the host that bounds it.
+    """An estimate of the seconds a polite crawl still needs, and the host (or server) that
+    bounds it.
 
     A host asked one request at a time needs its delay between requests, so the crawl can end
     no sooner than its busiest host's queue allows: the wait until that host's next start, then
-    one delay per queued URL (a request in flight counts as one more). Links yet to be found and
-    response times are not known: the estimate grows as the crawl finds more.
+    one delay per queued URL (a request in flight counts as one more). The host names of one
+    server (P6) share its gap: together they need one gap per queued URL. Links yet to be found
+    and response times are not known: the estimate grows as the crawl finds more.
     """
     best, busiest = 0.0, None
+    on_servers: dict[str, tuple[float, int, float]] = {}
     for queue in hosts:
         count = queue.queued + queue.in_flight
         if not count:
@@ -379,4 +390,11 @@ def time_left(hosts: list[HostQueue], *, now: datetime) -> tuple[float, str | No
         needed = first + max(count - 1, 0) * queue.delay_seconds
         if busiest is None or needed > best:
             best, busiest = needed, queue.host
+        if queue.server is not None:
+            soonest, total, _ = on_servers.get(queue.server, (first, 0, 0.0))
+            gap = queue.server_delay_seconds
+            on_servers[queue.server] = (min(soonest, first), total + count, gap)
+    for server, (first, count, gap) in on_servers.items():
+        if first + (count - 1) * gap > best:
+            best, busiest = first + (count - 1) * gap, server
     return best, busiest

@@ -19,8 +19,8 @@ from politecrawl.report.model import Report, counted
 from politecrawl.report.tables import without_spec_ids
 from politecrawl.robots import RobotsLimits
 from politecrawl.store import Frontier, RobotsOutcomeStore, open_database, upgrade_database
-from politecrawl.store.reading import host_waits
-from politecrawl.urls import InvalidURL, origin_of, split_canonical
+from politecrawl.store.reading import ServerHosts, host_waits
+from politecrawl.urls import InvalidURL, canonicalize, origin_of, split_canonical
 
 
 def status_command(args: argparse.Namespace) -> int:
@@ -48,6 +48,10 @@ def status_command(args: argparse.Namespace) -> int:
             f"  {host.host}: {host.queued} queued, {host.deferred} deferred; {host.why(now)}",
             file=out,
         )
+    held = sorted({host.server for host in waits if host.server_wait(now) and host.server})
+    if held:  # P6: host names on one machine share its pace
+        count = sum(1 for host in waits if host.server_wait(now))
+        print(f"{counted(count, 'host')} waiting for their server: {', '.join(held)}", file=out)
     print("robots.txt per origin:", file=out)
     # An origin whose robots.txt is unknown is listed only while its host has work left; the
     # others (links out of scope, checks made by HEAD without robots.txt) are counted.
@@ -195,13 +199,14 @@ def why_command(args: argparse.Namespace) -> int:
     recorded when it was fetched, each with its source (U6)."""
     from politecrawl.report import render_history  # noqa: PLC0415 (only this command needs it)
     from politecrawl.report.use_preferences import render_page_use  # noqa: PLC0415
-    from politecrawl.store.reading import page_use, url_history  # noqa: PLC0415
+    from politecrawl.store.reading import page_use, server_of_host, url_history  # noqa: PLC0415
 
     settings = _crawl_settings(args.db)
     database = open_database(args.db, create=False)
     try:
         history = url_history(database, args.url)
         use = page_use(database, args.url)
+        server = None if history is None else server_of_host(database, _host_of(args.url))
     finally:
         database.close()
     if history is None:
@@ -215,7 +220,26 @@ def why_command(args: argparse.Namespace) -> int:
     )
     if use is not None:
         sys.stdout.write(render_page_use(use, settings.purpose))
+    if server is not None and len(server.hosts) > 1:
+        print(_server_line(server))
     return 0
+
+
+def _host_of(url: str) -> str:
+    """The crawl's host name of ``url``; the URL as given when it is not one."""
+    try:
+        return split_canonical(canonicalize(url))[1]
+    except InvalidURL:
+        return url
+
+
+def _server_line(server: ServerHosts) -> str:
+    """The server a URL's requests waited for (P6), and the host names sharing it."""
+    return (
+        f"server: {server.server}, shared by {counted(len(server.hosts), 'host name')} "
+        f"({', '.join(server.hosts)}); its requests waited for it: at most "
+        f"{server.max_in_flight} in flight, {server.delay_seconds:g} s between their starts (P6)"
+    )
 
 
 class _CrawlSettings(NamedTuple):

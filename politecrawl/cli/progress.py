@@ -19,7 +19,7 @@ from datetime import UTC, datetime
 from types import TracebackType
 from typing import TYPE_CHECKING, TextIO
 
-from politecrawl.politeness import HostQueue, time_left
+from politecrawl.politeness import SERVER_WAIT, HostQueue, time_left
 from politecrawl.report.model import counted
 from politecrawl.results import CrawlSummary
 from politecrawl.store import FrontierStats
@@ -43,15 +43,17 @@ def describe_wait(hosts: list[HostQueue], now: datetime) -> str:
     if busiest is None:
         text = "nothing queued"
     else:
-        queue = next(queue for queue in hosts if queue.host == busiest)
-        text = (
-            f"~{_duration(seconds)} (busiest {busiest}: {queue.queued} queued, "
-            f"{queue.delay_seconds:g} s apart)"
-        )
+        on = [queue for queue in hosts if busiest in (queue.host, queue.server)]
+        queued = sum(queue.queued for queue in on)
+        apart = on[0].delay_seconds if on[0].host == busiest else on[0].server_delay_seconds
+        names = "" if on[0].host == busiest else f" on {counted(len(on), 'host name')}"
+        text = f"~{_duration(seconds)} (busiest {busiest}: {queued} queued{names}, "
+        text += f"{apart:g} s apart)"
     waiting = Counter(
         queue.reason.split(" after ")[0]
         for queue in hosts
-        if not queue.in_flight and (queue.next_start > now or not queue.queued)
+        if not queue.in_flight
+        and (queue.next_start > now or not queue.queued or queue.reason == SERVER_WAIT)
     )
     if waiting:
         reasons = ", ".join(f"{count} {reason}" for reason, count in waiting.most_common())

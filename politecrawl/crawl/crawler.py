@@ -26,7 +26,7 @@ from politecrawl.crawl.assembly import fetcher_of, scope_of, visitor_of
 from politecrawl.crawl.processes import HelperProcesses, HelperSlot, serve, share
 from politecrawl.crawl.workers import Callbacks, RunLimits, Workers, site_hosts
 from politecrawl.errors import PolitecrawlError
-from politecrawl.politeness import HostQueue
+from politecrawl.politeness import SERVER_WAIT, HostQueue
 from politecrawl.results import CrawlSummary, Excluded, Page
 from politecrawl.scope import Scope
 from politecrawl.store import (
@@ -164,6 +164,7 @@ class Crawler:
         display's estimate of the time left and its list of waiting hosts)."""
         self.open()
         assert self.database is not None
+        now = self.clock.now()
         return [
             HostQueue(
                 wait.host,
@@ -171,7 +172,11 @@ class Crawler:
                 wait.in_flight,
                 wait.delay_seconds,
                 wait.next_fetch_at,
-                (wait.wait_reason or "delay") if wait.queued else "deferred",
+                (SERVER_WAIT if wait.server_wait(now) else wait.wait_reason or "delay")
+                if wait.queued
+                else "deferred",
+                wait.server,
+                wait.server_delay_seconds,
             )
             for wait in host_waits(self.database)
         ]

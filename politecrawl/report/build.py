@@ -36,6 +36,7 @@ from politecrawl.report.page_sections import (
     robots_sections,
     timeline,
 )
+from politecrawl.report.servers import build_shared_servers
 from politecrawl.report.sitemaps import build_sitemap_audit
 from politecrawl.report.use_preferences import build_use_report
 from politecrawl.robots import RobotsLimits
@@ -112,4 +113,5 @@ def build_report(
         progress=progress,
         overview=crawl_overview(database),
         timeline=timeline(database),
+        shared_servers=build_shared_servers(database),
     )

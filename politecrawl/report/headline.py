@@ -17,6 +17,7 @@ from datetime import datetime
 from politecrawl.report.check_tables import check_summary, check_tables
 from politecrawl.report.model import Report, broken_count, broken_parts, counted
 from politecrawl.report.page_tables import summary, tables
+from politecrawl.report.server_tables import server_tables
 from politecrawl.report.sitemap_tables import sitemap_summary, sitemap_tables
 from politecrawl.report.tables import (
     Count,
@@ -52,7 +53,13 @@ def report_sections(report: Report) -> tuple[Table, ...]:
     """Every section of the report laid out, in the order its forms list them: the pages',
     the link checks', the use preferences', the sitemap audit's (``ordered`` puts them in the
     order a reader sees them)."""
-    return (*tables(report), *check_tables(report), *use_tables(report), *sitemap_tables(report))
+    return (
+        *tables(report),
+        *check_tables(report),
+        *use_tables(report),
+        *sitemap_tables(report),
+        *server_tables(report),
+    )
 
 
 def site(report: Report, *, named: int = 2) -> str:

@@ -17,6 +17,7 @@ from typing import Any
 
 from politecrawl.report.check_model import LinkChecks, Referrer
 from politecrawl.report.crawl_model import CrawlOverview, Timeline
+from politecrawl.report.server_model import SharedServer
 from politecrawl.report.sitemap_model import SitemapAudit
 from politecrawl.report.use_model import UseReport
 
@@ -324,6 +325,8 @@ class Report:
     """The current pass's requests per host over time (the HTML report's picture)."""
     use_preferences: UseReport = field(default_factory=UseReport)
     """What each origin says of search, ai-input and ai-train (U6): sections of its own."""
+    shared_servers: tuple[SharedServer, ...] = ()
+    """The servers that served more than one host name (P6): a section of its own."""
 
     def section(self, key: str) -> tuple[Any, ...]:
         """The findings of the section called ``key`` (a key of ``SECTION_TITLES``)."""

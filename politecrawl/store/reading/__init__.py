@@ -6,7 +6,8 @@ questions from here and from no submodule (an import-linter contract checks it).
 answers one kind of question: ``pages`` (URLs, redirects, robots.txt of each origin, a URL's
 history), ``sitemaps``, ``checks`` (link checking), ``passes`` (a recrawl pass beside the one
 before), ``progress`` (how far a pass got), ``hosts`` (what each host waits for), ``timeline``
-(the current pass's span, and its requests per host over time), ``use_preferences`` (each
+(the current pass's span, and its requests per host over time), ``servers`` (which host names
+share a machine, P6), ``use_preferences`` (each
 page's signals as fetched, per origin, and where a page contradicts its site, U6); ``values``
 holds what they hand out, ``rows`` the one way a URL row becomes a ``UrlRow``, and
 ``link_targets`` the index the referrer questions need. Table rows never leave the package.
@@ -38,6 +39,7 @@ from politecrawl.store.reading.pages import (
 )
 from politecrawl.store.reading.passes import PassComparison, compare_passes
 from politecrawl.store.reading.progress import carried_broken, carried_fragment_links, pass_state
+from politecrawl.store.reading.servers import ServerHosts, server_of_host, shared_servers
 from politecrawl.store.reading.sitemaps import (
     lastmod_problems,
     listed_problems,
@@ -99,6 +101,7 @@ __all__ = [
     "ReferrerRow",
     "RequestMark",
     "RequestTimeline",
+    "ServerHosts",
     "SignalConflict",
     "SitemapEntryRow",
     "SitemapRow",
@@ -133,6 +136,8 @@ __all__ = [
     "robots_exclusions",
     "robots_forbidden_checks",
     "rows_by_url",
+    "server_of_host",
+    "shared_servers",
     "sitemap_entries_of",
     "sitemap_orphans",
     "sitemap_rows",
