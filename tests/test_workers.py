@@ -9,6 +9,8 @@ from datetime import datetime, timedelta
 import pytest
 
 from politecrawl.clock import SystemClock, wait_for_event
+from politecrawl.config import PolitenessSettings
+from politecrawl.crawl.addresses import Addresses
 from politecrawl.crawl.visit_result import Ended, VisitResult
 from politecrawl.crawl.workers import CLAIM_AHEAD_SECONDS, RunLimits, Workers
 from politecrawl.store import Lease, Recorded, Wait, ends
@@ -135,6 +137,7 @@ class _RecordingVisitor:
     def __init__(self, clock: FakeClock) -> None:
         self.clock = clock
         self.fetcher = ScriptedFetcher({})
+        self.addresses = Addresses(PolitenessSettings(), self.fetcher, clock)
         self.visited_at: list[datetime] = []
         self.requested_at: list[datetime] = []
 

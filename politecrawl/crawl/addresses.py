@@ -13,10 +13,18 @@ a host alone. After that, every answer says which address its connection reached
 name's DNS answers (connections are not reused past that age, ``fetch.connect``). An address
 in ``server_exempt_networks`` (a CDN's) is recorded with no server. With ``politeness_unit =
 "host"`` nothing is learnt.
+
+A request leaves at its lease's start (``wait_to_send``); one whose lease holds a server slot
+leaves no sooner than the server's gap after the last request this process sent it. The
+claims space the leases' starts by that gap across every process; a thread that wakes late for
+its start (a busy machine) would otherwise send its request late and the next one on time,
+closer than the gap, and the server's log would show it.
 """
 
 from __future__ import annotations
 
+import threading
+from datetime import timedelta
 from typing import TYPE_CHECKING
 
 from politecrawl.crawl.visit_result import Ended
@@ -49,6 +57,26 @@ class Addresses:
         self.exempt = exempt_networks(politeness.server_exempt_networks)
         self.fetcher = fetcher
         self.clock = clock
+        self._sent: dict[str, datetime] = {}
+        self._sending: dict[str, threading.Lock] = {}
+        self._lock = threading.Lock()
+
+    def wait_to_send(self, lease: Lease) -> None:
+        """Sleep until ``lease``'s request may leave: its start, and with a server slot, one
+        server gap after this process's last request to that server left (P2, P6)."""
+        slot = lease.server
+        if slot is None:
+            self.clock.sleep((lease.claimed_at - self.clock.now()).total_seconds())
+            return
+        with self._lock:
+            sending = self._sending.setdefault(slot.server, threading.Lock())
+        with sending:  # one request to a server leaves at a time: in the order they wait
+            start = lease.claimed_at
+            last = self._sent.get(slot.server)
+            if last is not None:
+                start = max(start, last + timedelta(seconds=slot.delay_seconds))
+            self.clock.sleep((start - self.clock.now()).total_seconds())
+            self._sent[slot.server] = self.clock.now()
 
     def before_first_request(self, lease: Lease) -> Ended | None:
         """The lease given back with its host's address, when the host has none yet and its

@@ -308,7 +308,7 @@ class Workers:
         # request waits for that moment, after the visit's checks, so that it leaves then (P2,
         # P6: a server's log sees its gaps between starts, not that plus the checks' time).
         def wait_for_start() -> None:
-            self.clock.sleep((lease.claimed_at - self.clock.now()).total_seconds())
+            self.visitor.addresses.wait_to_send(lease)
 
         with self.visitor.fetcher.sending_after(wait_for_start):
             result = self.visitor.visit(lease)
