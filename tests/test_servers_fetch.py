@@ -4,11 +4,14 @@ reused, so the name is resolved again [P6]."""
 
 from __future__ import annotations
 
+import socket
 from datetime import UTC, datetime
 
+import pytest
 from tests.site import Page, Site, serve
 from tests.site.model import OriginSpec
 
+from politecrawl.errors import FetchError
 from politecrawl.fetch import AddressGuard, Fetcher
 
 ADDRESS = "127.0.0.71"
@@ -87,3 +90,30 @@ def test_p6_the_fetcher_tells_a_host_names_address_before_any_request():
         ).address_of("http://nowhere.test/")
         is None
     )
+
+
+def test_p6_a_name_asked_before_its_first_request_is_looked_up_once_answer_or_failure():
+    """The crawl asks a host's address before its first request, then connects: one look-up
+    (issue 38: a name that does not resolve costs one look-up, however slow)."""
+    calls: list[str] = []
+
+    def resolve(host: str, port: int) -> list[str]:
+        calls.append(host)
+        if host == "missing.test":
+            raise socket.gaierror(socket.EAI_NONAME, "Name or service not known")
+        return [ADDRESS]
+
+    guard = AddressGuard(
+        resolver=resolve, allowed_hosts=lambda: {"named.test"}, answer_reuse_seconds=30.0
+    )
+    with (
+        serve(one_origin()) as web,
+        Fetcher(user_agent="politecrawl/test", address_guard=guard) as fetcher,
+    ):
+        port = web.site.origin("named").port
+        assert fetcher.address_of(f"http://named.test:{port}/") is not None
+        assert fetcher.fetch(f"http://named.test:{port}/").peer_address == ADDRESS
+        assert fetcher.address_of("http://missing.test/") is None
+        with pytest.raises(FetchError, match="not"):
+            fetcher.fetch("http://missing.test/")
+    assert calls == ["named.test", "missing.test"]

@@ -22,6 +22,7 @@ from politecrawl.warc import ArchivingFetcher, WarcArchive
 # A robots.txt redirect's other host is held for the response deadline and this much more: the
 # deadline is enforced by a watcher thread, which a busy machine may run late.
 _HOLD_SLACK = 5.0
+_ANSWER_REUSE_SECONDS = 30.0  # a name's answer, from its first lease's look-up to its request
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
@@ -78,6 +79,8 @@ def _fetcher_options(
     config: CrawlConfig, seed_hosts: Callable[[], Iterable[str]]
 ) -> dict[str, Any]:
     """The ``Fetcher`` keyword arguments for ``config``."""
+    by_server = config.politeness.politeness_unit == "server"
+    max_age = config.politeness.address_max_age_seconds
     return {
         "user_agent": config.user_agent,
         "limits": FetchLimits(
@@ -92,10 +95,10 @@ def _fetcher_options(
             },
             trusted_networks=scope_of(config, ()).trusted_networks,
             allowed_hosts=seed_hosts,
-            # P6: a host's server is its address; a connection older than this resolves anew.
-            max_address_age_seconds=config.politeness.address_max_age_seconds
-            if config.politeness.politeness_unit == "server"
-            else None,
+            # P6: a host's server is its address; a connection older than this resolves anew,
+            # and a name asked before its first request is not looked up again to connect.
+            max_address_age_seconds=max_age if by_server else None,
+            answer_reuse_seconds=min(_ANSWER_REUSE_SECONDS, max_age) if by_server else 0.0,
         ),
     }
 

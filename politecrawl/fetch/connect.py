@@ -54,6 +54,7 @@ from politecrawl.scope import Network, address_in, non_public_network, seed_netw
 
 Resolver = Callable[[str, int], list[str]]
 """``(host name, port)`` to the addresses to try, in order."""
+_MAX_ANSWERS_KEPT = 100_000
 
 
 class SteeringRefusedError(Exception):
@@ -80,6 +81,12 @@ class AddressGuard:
     non-public addresses let addresses written out reach their networks."""
     max_address_age_seconds: float | None = None
     """A pooled connection resolved longer ago than this is not reused (P6); None: no limit."""
+    answer_reuse_seconds: float = 0.0
+    """The resolver's answer for a name (or its failure) is reused this long: the crawl asks
+    a host's address before its first request (P6) and then connects, with one look-up."""
+    _answers: dict[str, tuple[float, list[str] | OSError]] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
 
     def resolved(self, host: str, port: int) -> tuple[str, datetime] | None:
         """The address ``host`` would be connected to now, and when it was resolved; None when
@@ -104,7 +111,7 @@ class AddressGuard:
                 "network or trusted_networks (anti-steering guard)"
             )
         fixed = self.fixed.get(name)
-        addresses = [fixed] if fixed is not None else self.resolver(name, port)
+        addresses = [fixed] if fixed is not None else self._resolve(name, port)
         if not addresses:
             raise socket.gaierror(f"{name} has no address")
         refused = []
@@ -117,6 +124,26 @@ class AddressGuard:
             f"{name} resolves to {', '.join(refused)}, a non-public address; not a seed host "
             "and not in trusted_networks (anti-steering guard)"
         )
+
+    def _resolve(self, name: str, port: int) -> list[str]:
+        """The resolver's answer, or the one it gave within ``answer_reuse_seconds``."""
+        if self.answer_reuse_seconds <= 0:
+            return self.resolver(name, port)
+        now = time.monotonic()
+        known = self._answers.get(name)
+        if known is not None and now - known[0] < self.answer_reuse_seconds:
+            answer = known[1]
+        else:
+            if len(self._answers) > _MAX_ANSWERS_KEPT:
+                self._answers.clear()  # a crawl of very many names: start afresh
+            try:
+                answer = self.resolver(name, port)
+            except OSError as error:  # gaierror: no such name, or no answer
+                answer = error
+            self._answers[name] = (now, answer)
+        if isinstance(answer, OSError):
+            raise answer
+        return answer
 
     def _may_reach_private(self, name: str, address: str, *, written: bool) -> bool:
         """A seed host, a trusted network, or (for an address written out) a seed's network.
