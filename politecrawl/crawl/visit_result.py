@@ -11,9 +11,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypeAlias
 
+from politecrawl.store import ends
+
 if TYPE_CHECKING:
-    from politecrawl.results import Excluded, Page
-    from politecrawl.store import ends
+    from politecrawl.results import CrawlSummary, Excluded, Page
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,3 +62,19 @@ SITEMAP_UNCHANGED = "sitemap-unchanged"
 """The reason a page kept its last result: its sitemap says it has not changed since (S3)."""
 
 VisitResult: TypeAlias = PageVisit | SitemapVisit | CheckVisit | RobotsVisit | Ended
+
+
+def count_visit(summary: CrawlSummary, result: VisitResult) -> None:
+    """Count in ``summary`` what ``result`` did that the pages handed out do not tell (those
+    are counted as they are read): robots.txt fetched, sitemaps read or skipped, checks."""
+    end = result.end
+    check = result if isinstance(result, CheckVisit) else None
+    summary.robots_fetches += int(
+        isinstance(result, RobotsVisit) or (check is not None and check.robots_fetched)
+    )
+    summary.sitemap_skips += int(isinstance(end, ends.Kept) and end.reason == SITEMAP_UNCHANGED)
+    # A sitemap read: one that answered 2xx (a 404 guess of /sitemap.xml was not, S1).
+    summary.sitemaps += int(isinstance(result, SitemapVisit) and result.end.sitemap is not None)
+    summary.checks += int(check is not None)
+    summary.broken_checks += int(check is not None and check.broken)
+    summary.pages += int(isinstance(result, PageVisit))

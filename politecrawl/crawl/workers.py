@@ -9,6 +9,11 @@ than at their next poll. A thread that fails stops the others, and ``run`` raise
 once every thread has ended: a database that failed as ``StoreError``, anything else (an
 ``ArchiveError``, a bug) as it is.
 
+When a thread waits for a host to come due, a thread whose page's response has just been read
+hands it the host's next URL (``hand_over``: the slot freed at the response, ``ends.Answered``)
+and goes on reading and recording its page: one host's requests follow one another without
+waiting for the recording (issue 40), still one in flight and a delay apart (P1, P2).
+
 When the run checks links on other sites (L1, L3) and has more than one thread, the first keeps
 to the seeds' hosts (``site_hosts``) while they have work queued or in flight
 (``Frontier.claim``'s ``keep_to``), and takes any host only when they have none. A check of
@@ -28,14 +33,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from politecrawl.clock import wait_for_event
-from politecrawl.crawl.visit_result import (
-    SITEMAP_UNCHANGED,
-    CheckVisit,
-    Ended,
-    PageVisit,
-    RobotsVisit,
-    SitemapVisit,
-)
+from politecrawl.crawl.visit_result import Ended, PageVisit, count_visit
 from politecrawl.errors import ArchiveError, StoreError
 from politecrawl.politeness import next_start_after
 from politecrawl.results import CrawlSummary, Excluded, Page
@@ -47,7 +45,6 @@ if TYPE_CHECKING:
     from politecrawl.clock import Clock
     from politecrawl.config import CheckingSettings
     from politecrawl.crawl.visit import Visitor
-    from politecrawl.crawl.visit_result import VisitResult
     from politecrawl.scope import Scope
 
 _POLL_SECONDS = 0.25
@@ -312,7 +309,8 @@ class Workers:
 
         with self.visitor.fetcher.sending_after(wait_for_start):
             result = self.visitor.visit(lease)
-        self._count(result)
+        with self._lock:
+            count_visit(self.summary, result)
         # What the visit found is recorded with this worker's next claim: one commit a lease.
         following = self.frontier.record(
             result.end,
@@ -327,26 +325,6 @@ class Workers:
         elif isinstance(result, PageVisit):
             self._events.put(result.page)
         return following
-
-    def _count(self, result: VisitResult) -> None:
-        """The counters the pages handed out do not tell (they are counted as they are read)."""
-        summary = self.summary
-        end = result.end
-        check = result if isinstance(result, CheckVisit) else None
-        with self._lock:
-            summary.robots_fetches += int(
-                isinstance(result, RobotsVisit) or (check is not None and check.robots_fetched)
-            )
-            summary.sitemap_skips += int(
-                isinstance(end, ends.Kept) and end.reason == SITEMAP_UNCHANGED
-            )
-            # A sitemap read: one that answered 2xx (a 404 guess of /sitemap.xml was not, S1).
-            summary.sitemaps += int(
-                isinstance(result, SitemapVisit) and result.end.sitemap is not None
-            )
-            summary.checks += int(check is not None)
-            summary.broken_checks += int(check is not None and check.broken)
-            summary.pages += int(isinstance(result, PageVisit))
 
     def _wait(self, wait: Wait) -> bool:
         """Sleep until ``wait.until`` on the crawl's clock (in steps of at most a quarter of a
