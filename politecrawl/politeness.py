@@ -31,13 +31,11 @@ computes a time of its own.
 - A failing URL is retried on its own schedule (``url_retry_at``: doubling from a base, a
   Retry-After wins), while the host goes on with its other URLs; an origin whose robots.txt
   failed, on its own (``robots_retry_at``, O6).
-- A server (P6): the machine behind host names, an IP address or an IPv6 /64 (``server_of``,
-  none for an address of an exempt network, a CDN's), with a cap on requests in flight and a
-  minimum gap between the *starts* of its requests (a rate: with several in flight, an end
-  says little), by default the smallest delay of its hosts (``server_delay``), so a server
-  with one host name never holds it back: its own delay runs from its request's end. A claim
-  takes both slots (``server_slot_at_claim``); a host's address is learnt again once it is
-  older than a setting (``address_is_stale``).
+- A server (P6): an IP address or an IPv6 /64 behind host names (``server_of``; none in an
+  exempt network), with a cap on requests in flight and a gap between their *starts* (a rate),
+  by default its hosts' smallest delay (``server_delay``): one host name is never held back by
+  its server. A claim takes both slots (``server_slot_at_claim``); an address is learnt again
+  once older than a setting (``address_is_stale``).
 """
 
 from __future__ import annotations
@@ -231,12 +229,15 @@ def server_slot_at_claim(
     return start, host_next, start + server_delay_seconds
 
 
-def server_delay(configured_seconds: float | None, host_delays: Iterable[float]) -> float:
+def server_delay(
+    configured_seconds: float | None, host_delay_seconds: float, robots_delays: Iterable[float]
+) -> float:
     """The gap between the starts of two requests to a server (P6): the configured one, else
-    the smallest delay of its hosts (0 when it has none yet)."""
+    its hosts' smallest delay as set or asked by robots.txt (``robots_delays``, one a host),
+    not their slow-downs and back-offs, each host's own (0 with no host yet)."""
     if configured_seconds is not None:
         return configured_seconds
-    return min(host_delays, default=0.0)
+    return min((max(host_delay_seconds, robots) for robots in robots_delays), default=0.0)
 
 
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
@@ -268,8 +269,7 @@ def server_of(address: str, exempt: Iterable[Network] = ()) -> str | None:
 def address_is_stale(
     resolved_at: datetime | None, now: datetime, *, max_age_seconds: float
 ) -> bool:
-    """Whether a host's address, learnt at ``resolved_at`` (None: never), is to be learnt again
-    (P6: the system's resolver does not say how long its answer lives; its cache does)."""
+    """Whether a host's address, learnt at ``resolved_at`` (None: never), is to be learnt again."""
     return resolved_at is None or (now - resolved_at).total_seconds() >= max_age_seconds
 
 

@@ -41,9 +41,12 @@ def test_p6_an_address_of_an_exempt_network_is_no_server():
 
 
 def test_p6_the_server_gap_is_the_setting_or_the_smallest_delay_of_its_hosts():
-    assert server_delay(None, [2.0, 1.0, 5.0]) == 1.0
-    assert server_delay(0.5, [2.0, 1.0]) == 0.5
-    assert server_delay(None, []) == 0.0
+    # Hosts at the configured 1 s, one asking 5 s (a Crawl-delay): the others' 1 s.
+    assert server_delay(None, 1.0, [0.0, 5.0, 0.0]) == 1.0
+    # Every host asking more: the smallest of what they ask.
+    assert server_delay(None, 1.0, [3.0, 5.0]) == 3.0
+    assert server_delay(0.5, 1.0, [3.0, 5.0]) == 0.5
+    assert server_delay(None, 1.0, []) == 0.0
 
 
 def test_p6_a_claim_starts_when_host_and_server_are_both_due():

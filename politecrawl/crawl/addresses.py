@@ -45,7 +45,7 @@ def servers_of(politeness: PolitenessSettings) -> ServerSettings | None:
         return None
     # Never fewer in flight than one host may have: a server with one host name is the host.
     room = max(politeness.max_in_flight_per_server, politeness.max_in_flight_per_host)
-    return ServerSettings(room, politeness.server_delay_seconds)
+    return ServerSettings(room, politeness.server_delay_seconds, politeness.delay_seconds)
 
 
 class Addresses:

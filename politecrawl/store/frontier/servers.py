@@ -8,8 +8,9 @@ while the server has room and no concurrent claim moved its next start past the 
 that two PostgreSQL workers never both pass); a lease's end gives it back (``free_slot``:
 with the start it took when no request was made), and so does a lost lease
 (``release_lost_slots``, with ``politeness.next_start_after_lost``). A server's gap between
-starts is the setting or the smallest delay of its hosts (``politeness.server_delay``), read
-again when a host joins it or its delay changes (``refresh_delay``).
+starts is the setting or the smallest delay of its hosts as set and asked by robots.txt
+(``politeness.server_delay``), read again when a host joins it or its robots.txt's delay
+changes (``refresh_delay``).
 """
 
 from __future__ import annotations
@@ -146,7 +147,9 @@ def record_address(
                     "in_flight": 0,
                     "max_in_flight": settings.max_in_flight,
                     "next_fetch_at": address.resolved_at,
-                    "delay_seconds": settings.delay_seconds or 0.0,
+                    "delay_seconds": server_delay(
+                        settings.delay_seconds, settings.host_delay_seconds, ()
+                    ),
                 }
             ],
         )
@@ -169,17 +172,14 @@ def record_address(
 
 def refresh_delay(connection: Connection, server_id: int, settings: ServerSettings) -> None:
     """The server's gap between starts, read again: the setting, else the smallest delay of
-    its hosts (``politeness.server_delay``)."""
+    its hosts as set and asked by robots.txt (``politeness.server_delay``)."""
     if settings.delay_seconds is not None:
         return  # fixed when the row was made
-    delays = connection.execute(
-        select(_hosts.c.delay_seconds).where(_hosts.c.server_id == server_id)
+    asked = connection.execute(
+        select(_hosts.c.crawl_delay_seconds).where(_hosts.c.server_id == server_id)
     ).scalars()
-    connection.execute(
-        update(_servers)
-        .where(_servers.c.id == server_id)
-        .values(delay_seconds=server_delay(None, delays))
-    )
+    gap = server_delay(None, settings.host_delay_seconds, (seconds or 0.0 for seconds in asked))
+    connection.execute(update(_servers).where(_servers.c.id == server_id).values(delay_seconds=gap))
 
 
 def after_lease(
@@ -192,8 +192,8 @@ def after_lease(
     unused_since: datetime | None,
 ) -> None:
     """What a lease's end does to servers, after its host's row: its slot given back, the
-    host's address recorded when the end brings one, or the server's gap read again when the
-    host's delay is no longer the one it was claimed with."""
+    host's address recorded when the end brings one, or the server's gap read again when what
+    the host's robots.txt asks changed it (its slow-downs and back-offs are its own)."""
     if lease.server is not None:
         free_slot(connection, lease.server, unused_since=unused_since)
     if settings is None:
@@ -201,9 +201,9 @@ def after_lease(
     was_on = lease.server.server_id if lease.server is not None else None
     if address is not None:
         record_address(connection, lease.host, address, settings, was_on=was_on)
-    elif (
-        lease.server is not None
-        and pace is not None
-        and pace.delay_seconds != lease.server.delay_seconds
-    ):
-        refresh_delay(connection, lease.server.server_id, settings)
+    elif lease.server is not None and pace is not None and settings.delay_seconds is None:
+        asked = max(settings.host_delay_seconds, pace.crawl_delay_seconds or 0.0)
+        if asked < lease.server.delay_seconds or (
+            asked > lease.server.delay_seconds and pace.crawl_delay_seconds is not None
+        ):
+            refresh_delay(connection, lease.server.server_id, settings)

@@ -30,6 +30,9 @@ class ServerSettings:
 
     max_in_flight: int = 2
     delay_seconds: float | None = None
+    host_delay_seconds: float = 1.0
+    """A host's configured delay (``delay_seconds``): a server's gap by default is its hosts'
+    smallest, or a longer Crawl-delay (``politeness.server_delay``)."""
 
 
 @dataclass(frozen=True, slots=True)
