@@ -89,7 +89,9 @@ class PolitenessSettings:
     on it, worker and process; never fewer than ``max_in_flight_per_host`` (P6)."""
     server_delay_seconds: float | None = field(default=None, metadata=SECONDS_OR_ZERO)
     """The minimum time between the starts of two requests to one server; empty: the smallest
-    delay of the hosts on it, so that a server with one host name paces it as before (P6)."""
+    delay of the hosts on it (``delay_seconds``, or a longer Crawl-delay or Request-rate; their
+    slow-downs and back-offs are their own), so a server with one host name paces it as before
+    (P6)."""
     server_exempt_networks: tuple[str, ...] = ()
     """Networks (CIDR) whose addresses are not one server: a large CDN's, where one address
     fronts unrelated sites. Their hosts keep their own pace only (P6)."""

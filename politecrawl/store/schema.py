@@ -123,7 +123,8 @@ servers_table = Table(
     Column("max_in_flight", Integer, default=2, nullable=False),
     # No request to this server may start before this time.
     Column("next_fetch_at", EpochTime(), nullable=False),
-    # The gap between the starts of two requests: the setting, or its hosts' smallest delay.
+    # The gap between the starts of two requests: the setting, or its hosts' smallest delay
+    # (the configured one, or what their robots.txt asks).
     Column("delay_seconds", Float, default=0.0, nullable=False),
 )
 

@@ -26,7 +26,8 @@ def moment(now: Now) -> datetime:
 @dataclass(frozen=True, slots=True)
 class ServerSettings:
     """How servers are paced (P6), from the ``[politeness]`` settings: requests in flight per
-    server, and the gap between starts (None: the smallest delay of its hosts)."""
+    server, and the gap between starts (None: its hosts' smallest delay, ``host_delay_seconds``
+    or a longer one robots.txt asks)."""
 
     max_in_flight: int = 2
     delay_seconds: float | None = None
