@@ -295,6 +295,7 @@ def bench(argv: list[str]) -> int:
         print("nginx is needed: apt-get install -y nginx", file=sys.stderr)
         return 2
     work = args.work or Path(tempfile.mkdtemp(prefix="politecrawl-servers-"))
+    work.chmod(0o755)  # nginx's worker (another user) reads the site: mkdtemp makes it 0700
     addresses = [f"127.0.0.{80 + index}" for index in range(args.addresses)]
     web = build_web(
         work / "site",
