@@ -1,5 +1,5 @@
-"""One host, no idle wire: the host's next request starts as soon as a response has been read,
-while that page is still being read and recorded [P1, P2, C5; issue 40].
+"""One host, no idle wire (``slot_at_response``): the host's next request starts as soon as a
+response has been read, while that page is still being read and recorded [P1, P2, C5; issue 40].
 
 Judged from the server's log and from when the crawl database received each page: the next
 request of the host starts before the page before it is recorded, never while a request to the
@@ -53,7 +53,12 @@ def test_p1_the_host_s_next_request_starts_while_the_page_before_is_recorded(tmp
 
     monkeypatch.setattr(Frontier, "record", slow_record)
     with serve(one_host_site()) as web:
-        config = CrawlConfig(database=str(tmp_path / "crawl.db"), delay_seconds=DELAY, workers=3)
+        config = CrawlConfig(
+            database=str(tmp_path / "crawl.db"),
+            delay_seconds=DELAY,
+            workers=3,
+            slot_at_response=True,
+        )
         with Crawler(config) as crawler:
             crawler.add_seeds([web.url("docs", "/")])
             pages = list(crawler.crawl())
@@ -80,7 +85,7 @@ def test_p1_the_host_s_next_request_starts_while_the_page_before_is_recorded(tmp
 
 def test_c5_without_a_thread_waiting_the_slot_goes_with_the_end(tmp_path, monkeypatch):
     # One worker: nobody to hand the next request to, so nothing is handed over and each page's
-    # end frees its host, as before.
+    # end frees its host, as before (and so without ``slot_at_response``, the default).
     answered: list[object] = []
     record = Frontier.record
 
@@ -91,7 +96,9 @@ def test_c5_without_a_thread_waiting_the_slot_goes_with_the_end(tmp_path, monkey
 
     monkeypatch.setattr(Frontier, "record", watching)
     with serve(one_host_site()) as web:
-        config = CrawlConfig(database=str(tmp_path / "crawl.db"), delay_seconds=0, workers=1)
+        config = CrawlConfig(
+            database=str(tmp_path / "crawl.db"), delay_seconds=0, workers=1, slot_at_response=True
+        )
         with Crawler(config) as crawler:
             crawler.add_seeds([web.url("docs", "/")])
             pages = list(crawler.crawl())

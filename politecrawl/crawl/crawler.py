@@ -298,8 +298,7 @@ class Crawler:
             drop_link_target_index(self.database)  # built again as the run ends
 
     def _new_workers(self, visitor: Visitor) -> Workers:
-        """This run's worker threads, not started yet; an ``interrupt`` that came before them
-        (a helper signalled while it started) stops them at once."""
+        """This run's worker threads, not started; an ``interrupt`` before them stops them."""
         assert self.frontier is not None
         workers = Workers(
             frontier=self.frontier,
@@ -315,6 +314,7 @@ class Crawler:
             stop=self._stop,
             callbacks=Callbacks(self.on_page, self.on_error, self.on_excluded),
             keep_to=site_hosts(self.config.checking, self._scope),  # L1: the site never starves
+            hand_over=self.config.politeness.slot_at_response,
         )
         self._workers = workers  # before the check: an interrupt from now on finds them
         if self._interrupted:

@@ -9,7 +9,8 @@ than at their next poll. A thread that fails stops the others, and ``run`` raise
 once every thread has ended: a database that failed as ``StoreError``, anything else (an
 ``ArchiveError``, a bug) as it is.
 
-When a thread waits for a host to come due, a thread whose page's response has just been read
+With ``slot_at_response``, when a thread waits for a host to come due, a thread whose page's
+response has just been read
 hands it the host's next URL (``hand_over``: the slot freed at the response, ``ends.Answered``)
 and goes on reading and recording its page: one host's requests follow one another without
 waiting for the recording (issue 40), still one in flight and a delay apart (P1, P2).
@@ -100,9 +101,11 @@ class Workers:
         stop: threading.Event,
         callbacks: Callbacks = Callbacks(),
         keep_to: frozenset[str] | None = None,
+        hand_over: bool = False,
     ) -> None:
         """``keep_to``: the hosts the first thread keeps to while they have work (with more
-        than one thread; ``site_hosts`` says which)."""
+        than one thread; ``site_hosts`` says which); ``hand_over``: a host's slot goes to its
+        next URL at the response (``slot_at_response``)."""
         self.frontier = frontier
         self.visitor = visitor
         self.clock = clock
@@ -125,7 +128,7 @@ class Workers:
         """Leases claimed for a waiting thread by one whose page is still being read."""
         self._wake = threading.Event()
         """Set when a lease is handed to the waiting threads, or when the run ends."""
-        if count > 1 and visitor is not None:  # (tests drive the waits without a visitor)
+        if hand_over and count > 1 and visitor is not None:
             visitor.hand_over = self.hand_over
 
     def run(self, started: float) -> Iterator[Page]:
