@@ -15,17 +15,17 @@ from collections import Counter
 from collections.abc import Sequence
 from datetime import datetime
 
-from sqlalchemy import Connection, Select, and_, case, select, update
+from sqlalchemy import Connection, Select, Table, and_, case, select, update
 from sqlalchemy.sql.elements import ColumnElement
 
 from politecrawl.politeness import next_start_after_lost
-from politecrawl.store.frontier.servers import release_lost_slots
 from politecrawl.store.schema import (
     DEFERRED,
     LEASED,
     QUEUED,
     hosts_table as _hosts,
     in_state,
+    servers_table as _servers,
     urls_table as _urls,
 )
 
@@ -80,31 +80,41 @@ def release_expired_leases(connection: Connection, now: datetime) -> int:
         .where(_urls.c.id.in_([row.id for row in leased]), in_state(LEASED))
         .values(state=QUEUED, lease_owner=None, lease_expires_at=None, lease_server_id=None)
     )
-    # The lost requests may still be ending on the server: the host's next start is
-    # ``politeness.next_start_after_lost``, from its row as it stands (locked until the commit).
-    lost = Counter(row.host_id for row in leased)
-    paces = connection.execute(
-        select(_hosts.c.id, _hosts.c.next_fetch_at, _hosts.c.delay_seconds)
-        .where(_hosts.c.id.in_(sorted(lost)))
+    # The lost requests may still be ending on the server: their hosts' slots, and their
+    # servers' (P6), are given back the same way.
+    _give_back_lost(connection, _hosts, Counter(row.host_id for row in leased), now, active=True)
+    on_servers = Counter(row.lease_server_id for row in leased if row.lease_server_id is not None)
+    _give_back_lost(connection, _servers, on_servers, now)
+    return len(leased)
+
+
+def _give_back_lost(
+    connection: Connection, table: Table, lost: Counter[int], now: datetime, **also: object
+) -> None:
+    """The slots of leases lost (expired, or their process gone, C5), ``lost`` per row id of
+    ``table`` (hosts, or servers): given back, and each row's next start
+    ``politeness.next_start_after_lost`` from the row as it stands (locked until the commit);
+    ``also``: more columns to set."""
+    if not lost:
+        return
+    rows = connection.execute(
+        select(table.c.id, table.c.next_fetch_at, table.c.delay_seconds)
+        .where(table.c.id.in_(sorted(lost)))
         .with_for_update()
     ).all()
-    for host_id, next_start, delay_seconds in paces:
-        count = lost[host_id]
+    for row_id, next_start, delay_seconds in rows:
+        count = lost[row_id]
         connection.execute(
-            update(_hosts)
-            .where(_hosts.c.id == host_id)
+            update(table)
+            .where(table.c.id == row_id)
             .values(
-                in_flight=case((_hosts.c.in_flight > count, _hosts.c.in_flight - count), else_=0),
-                active=True,
+                in_flight=case((table.c.in_flight > count, table.c.in_flight - count), else_=0),
                 next_fetch_at=next_start_after_lost(
                     now, next_start=next_start, delay_seconds=delay_seconds
                 ),
+                **also,
             )
         )
-    # And their servers' slots (P6), the same way.
-    on_servers = Counter(row.lease_server_id for row in leased if row.lease_server_id is not None)
-    release_lost_slots(connection, on_servers, now)
-    return len(leased)
 
 
 def wake_deferred_urls(connection: Connection, now: datetime, *, indefinite: bool = False) -> int:

@@ -6,8 +6,8 @@ claim takes a server's slot with its host's, in the same transaction (``take_slo
 more request in flight and the next start ``politeness.server_slot_at_claim`` decided, only
 while the server has room and no concurrent claim moved its next start past the lease's, so
 that two PostgreSQL workers never both pass); a lease's end gives it back (``free_slot``:
-with the start it took when no request was made), and so does a lost lease
-(``release_lost_slots``, with ``politeness.next_start_after_lost``). A server's gap between
+with the start it took when no request was made), and so does a lost lease (``leases``, as
+it gives back its host's, with ``politeness.next_start_after_lost``). A server's gap between
 starts is the setting or the smallest delay of its hosts as set and asked by robots.txt
 (``politeness.server_delay``), read again when a host joins it or its robots.txt's delay
 changes (``refresh_delay``).
@@ -15,12 +15,11 @@ changes (``refresh_delay``).
 
 from __future__ import annotations
 
-from collections import Counter
 from datetime import datetime
 
 from sqlalchemy import Connection, bindparam, case, select, update
 
-from politecrawl.politeness import HostPace, next_start_after_lost, server_delay
+from politecrawl.politeness import HostPace, server_delay
 from politecrawl.store.dialects import insert_for
 from politecrawl.store.frontier.prepared import Prepared
 from politecrawl.store.frontier.values import HostAddress, Lease, ServerSettings, ServerSlot
@@ -36,7 +35,6 @@ __all__ = [
     "free_slot",
     "record_address",
     "refresh_delay",
-    "release_lost_slots",
     "take_slot",
 ]
 
@@ -95,33 +93,6 @@ def free_slot(connection: Connection, slot: ServerSlot, *, unused_since: datetim
     params = {"server_id": slot.server_id, "taken": slot.next_at}
     params["claimed_at"] = to_epoch(unused_since)
     _free_unused_slot.rowcount(connection, params)
-
-
-def release_lost_slots(connection: Connection, lost: Counter[int], now: datetime) -> None:
-    """The slots of leases lost (expired, or their process gone, C5), ``lost`` per server id:
-    given back, and each server's next start ``politeness.next_start_after_lost`` (the lost
-    requests may still be ending on it)."""
-    if not lost:
-        return
-    rows = connection.execute(
-        select(_servers.c.id, _servers.c.next_fetch_at, _servers.c.delay_seconds)
-        .where(_servers.c.id.in_(sorted(lost)))
-        .with_for_update()
-    ).all()
-    for server_id, next_start, delay_seconds in rows:
-        count = lost[server_id]
-        connection.execute(
-            update(_servers)
-            .where(_servers.c.id == server_id)
-            .values(
-                in_flight=case(
-                    (_servers.c.in_flight > count, _servers.c.in_flight - count), else_=0
-                ),
-                next_fetch_at=next_start_after_lost(
-                    now, next_start=next_start, delay_seconds=delay_seconds
-                ),
-            )
-        )
 
 
 def record_address(
