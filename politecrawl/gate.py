@@ -2,11 +2,15 @@
 
 ``Gate.check`` answers from the origin's robots.txt outcome: allowed, disallowed (with the
 deciding line), deferred until a time, or "robots.txt first" when the origin's policy is missing
-or stale (O2, E3). ``Gate.fetch_robots`` is the only code that fetches robots.txt: one request
-per hop, redirects followed to at most ``robots_max_redirects`` hops (O7) with the hops' own
-hosts kept polite and each hop checked by the anti-steering guard before it is requested (C4: a
-robots.txt redirect may leave the site, never from a public origin into a non-public address),
-a conditional GET when a stale policy is revalidated (E3), the outcome stored in the crawl
+or stale (O2, E3). An allowed verdict carries the rest of what robots.txt says of the URL: the
+delay it asks between requests (P2) and its use preferences for the URL (U1), both read once
+per outcome, so that a visit asks robots.txt once.
+
+``Gate.fetch_robots`` is the only code that fetches robots.txt: one request per hop,
+redirects followed to at most ``robots_max_redirects`` hops (O7) with the hops' own hosts kept
+polite and each hop checked by the anti-steering guard before it is requested (C4: a robots.txt
+redirect may leave the site, never from a public origin into a non-public address), a
+conditional GET when a stale policy is revalidated (E3), the outcome stored in the crawl
 database (E1) and cached in memory until it expires.
 """
 
@@ -29,8 +33,10 @@ from politecrawl.robots.outcome import (
     outcome_of_response,
     renewed,
 )
+from politecrawl.robots.preferences import RobotsPreferences, read_robots_preferences
 from politecrawl.scope import Scope, check_steering
 from politecrawl.urls import InvalidURL, canonicalize, split_canonical
+from politecrawl.usage import NO_PREFERENCES, UsePreferences
 
 if TYPE_CHECKING:
     from politecrawl.clock import Clock
@@ -52,6 +58,10 @@ class GateVerdict:
     """For deferred URLs: when to try again (None: not in this run)."""
     status: int | None = None
     """The robots.txt status behind an allow-all or disallow-all outcome."""
+    robots_delay: float = 0.0
+    """For allowed URLs: what robots.txt asks between requests (Crawl-delay, Request-rate)."""
+    said: UsePreferences = NO_PREFERENCES
+    """For allowed URLs: robots.txt's use preferences for the URL and the crawl's agent (U1)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,8 +76,13 @@ class RobotsFetch:
 
 @dataclass(frozen=True, slots=True)
 class _Known:
+    """An outcome as the gate keeps it, with what is read of it once."""
+
     outcome: RobotsOutcome
     policy: RobotsPolicy | None
+    robots_delay: float
+    preferences: RobotsPreferences | None
+    """Its use preferences; None when it has none (most files), so that no URL asks."""
 
 
 class OutcomeStore(Protocol):
@@ -158,7 +173,13 @@ class Gate:
             return GateVerdict("disallowed", outcome.reason, status=outcome.status)
         assert known.policy is not None
         verdict = known.policy.explain(self.user_agent, url)
-        return GateVerdict("allowed" if verdict.allowed else "disallowed", verdict.reason, verdict)
+        if not verdict.allowed:
+            return GateVerdict("disallowed", verdict.reason, verdict)
+        preferences = known.preferences
+        said = NO_PREFERENCES if preferences is None else preferences.for_url(self.user_agent, url)
+        return GateVerdict(
+            "allowed", verdict.reason, verdict, robots_delay=known.robots_delay, said=said
+        )
 
     def outcome(self, origin: str) -> RobotsOutcome | None:
         """The stored outcome of ``origin``'s robots.txt, if it was fetched; never fetches."""
@@ -172,11 +193,8 @@ class Gate:
 
     def robots_delay(self, origin: str) -> float:
         """What the origin's robots.txt asks between requests (Crawl-delay, Request-rate)."""
-        policy = self.policy(origin)
-        if policy is None:
-            return 0.0
-        agent = self.user_agent
-        return robots_delay_seconds(policy.crawl_delay(agent), policy.request_rate(agent))
+        known = self._current(origin)
+        return 0.0 if known is None else known.robots_delay
 
     def forget(self, origin: str) -> None:
         """Drop the in-memory copy (another process may have stored a newer outcome)."""
@@ -195,12 +213,15 @@ class Gate:
         return self._remember(origin, outcome)
 
     def _remember(self, origin: str, outcome: RobotsOutcome) -> _Known:
-        policy = None
-        if outcome.kind == "parsed":
-            policy = parse_robots(
-                outcome.body or b"", semantics=self.settings.semantics, limits=self._limits
-            )
-        known = _Known(outcome, policy)
+        if outcome.kind != "parsed":
+            known = _Known(outcome, None, 0.0, None)
+        else:
+            body = outcome.body or b""
+            policy = parse_robots(body, semantics=self.settings.semantics, limits=self._limits)
+            agent = self.user_agent
+            delay = robots_delay_seconds(policy.crawl_delay(agent), policy.request_rate(agent))
+            preferences = read_robots_preferences(body, self._limits)
+            known = _Known(outcome, policy, delay, None if preferences.is_silent else preferences)
         with self._lock:
             self._known[origin] = known
         return known

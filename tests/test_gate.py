@@ -226,6 +226,22 @@ def test_crawl_delay_is_read_for_our_agent(setup, clock):
 
 
 @responses.activate
+def test_p2_u1_an_allowed_verdict_carries_robots_txt_delay_and_use_preferences(setup, clock):
+    """What robots.txt says of an allowed URL comes with its verdict: its delay (P2) and its
+    use preferences for the URL and the crawl's agent (U1); a disallowed URL needs neither."""
+    make_gate, _ = setup
+    body = "User-agent: *\nCrawl-delay: 1.5\nContent-Usage: /ai train-ai=n\nDisallow: /no\n"
+    responses.get(ROBOTS, body=body)
+    gate = make_gate()
+    gate.fetch_robots(ORIGIN)
+    plain, reserved, denied = (check(gate, clock, path) for path in ("/x", "/ai/x", "/no"))
+    assert (plain.kind, plain.robots_delay, plain.said.signals) == ("allowed", 1.5, ())
+    assert reserved.robots_delay == 1.5
+    assert [one.line_number for one in reserved.said.signals] == [3]
+    assert (denied.kind, denied.said.signals) == ("disallowed", ())
+
+
+@responses.activate
 def test_o7_o6_a_busy_redirect_target_host_is_no_failure_and_never_uses_up_attempts(
     tmp_path, clock
 ):

@@ -229,8 +229,7 @@ def test_u5_ai_train_never_requests_what_robots_txt_or_tdmrep_json_refuse(web, t
 
 def _as_before_use_preferences(monkeypatch: pytest.MonkeyPatch) -> None:
     """The crawl as it was before use preferences: nothing judged, nothing known."""
-    monkeypatch.setattr(PreferenceVisits, "before_fetch", lambda *_args, **_kw: None)
-    monkeypatch.setattr(PreferenceVisits, "for_url", lambda *_args: NO_PREFERENCES)
+    monkeypatch.setattr(PreferenceVisits, "before_fetch", lambda *_args, **_kw: NO_PREFERENCES)
 
 
 @pytest.mark.timeout(240)

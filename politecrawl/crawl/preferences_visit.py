@@ -3,7 +3,8 @@ is fetched, and tdmrep.json fetched in a lease's slot when the purpose needs it 
 
 With a crawl purpose (``[crawl] purpose``), a page URL that robots.txt allows is first judged by
 the signals known before a fetch (``PreferenceVisits.before_fetch``): robots.txt's
-``Content-Signal`` and ``Content-Usage`` lines for the crawl's agent, then, for ai-input and
+``Content-Signal`` and ``Content-Usage`` lines for the crawl's agent (the gate's verdict
+carries them, ``GateVerdict.said``), then, for ai-input and
 ai-train (what TDMRep reserves), the origin's ``/.well-known/tdmrep.json``. A URL either refuses
 is excluded, never requested, with the signals that refused it (reason ``use-preference``).
 
@@ -18,7 +19,7 @@ while (``preferences.tdmrep_outcome``): a missing or broken tdmrep.json never bl
 Sitemaps are judged as pages are: a sitemap whose URL refuses the purpose would only list URLs
 that are not to be fetched either. Checks (L1-L3: a link leaving the site, a page's resource)
 ask for a status and take no content: they are never withheld, and no tdmrep.json is fetched
-for them. Without a purpose nothing is withheld and tdmrep.json is not fetched; ``for_url``
+for them. Without a purpose nothing is withheld and tdmrep.json is not fetched; ``before_fetch``
 still gives what robots.txt says of a URL, which is recorded with its page (U6).
 """
 
@@ -30,7 +31,7 @@ from typing import TYPE_CHECKING
 from politecrawl.crawl.visit_result import Ended
 from politecrawl.gate import MemoryOutcomes
 from politecrawl.politeness import next_start_after
-from politecrawl.preferences import NO_TDMREP, TdmRepFile, url_preferences
+from politecrawl.preferences import NO_TDMREP, TdmRepFile
 from politecrawl.preferences.tdmrep import MAX_TDMREP_BYTES
 from politecrawl.preferences.tdmrep_outcome import (
     TDMREP_PATH,
@@ -40,9 +41,7 @@ from politecrawl.preferences.tdmrep_outcome import (
     tdmrep_settings,
 )
 from politecrawl.results import Excluded
-from politecrawl.robots import RobotsLimits
 from politecrawl.robots.outcome import RobotsOutcome
-from politecrawl.robots.preferences import RobotsPreferences, read_robots_preferences
 from politecrawl.store import CHECK, Lease, ends
 from politecrawl.usage import Use, UsePreferences, use_of_purpose
 from politecrawl.usage.statements import TDM_RESERVED_USES
@@ -52,7 +51,7 @@ if TYPE_CHECKING:
 
     from politecrawl.clock import Clock
     from politecrawl.config import CrawlConfig
-    from politecrawl.gate import Gate, OutcomeStore
+    from politecrawl.gate import Gate, GateVerdict, OutcomeStore
 
 USE_PREFERENCE = "use-preference"
 """The reason of a URL excluded because a signal refuses the crawl's purpose (U5)."""
@@ -92,9 +91,7 @@ class PreferenceVisits:
         self.purpose = use_of_purpose(config.crawl.purpose)
         self.agent = config.user_agent
         """The User-Agent robots.txt groups are chosen by (A1)."""
-        self._limits = RobotsLimits(max_bytes=config.robots.robots_max_bytes)
         self._settings = tdmrep_settings(config.robots.outcome_settings)
-        self._robots: dict[str, tuple[RobotsOutcome, RobotsPreferences]] = {}
         self._tdmrep: dict[str, tuple[RobotsOutcome, TdmRepFile | None]] = {}
         self._lock = threading.Lock()
 
@@ -104,24 +101,26 @@ class PreferenceVisits:
         return self.purpose in TDM_RESERVED_USES
 
     def before_fetch(
-        self, lease: Lease, robots_delay: float, becomes: str | None = None
-    ) -> Ended | None:
-        """None: the page (or sitemap) may be fetched (U5). Otherwise how its visit ends:
-        excluded (a signal refuses the purpose), given back after tdmrep.json was fetched in
-        its slot, or deferred until tdmrep.json's next retry. ``robots_delay``: what the
-        origin's robots.txt asks between requests (P2); ``becomes``: the URL's new kind (L1)."""
+        self, lease: Lease, allowed: GateVerdict, becomes: str | None = None
+    ) -> Ended | UsePreferences:
+        """What robots.txt and, when this crawl reads it, tdmrep.json say of the lease's URL
+        (recorded with its page, U6) when it may be fetched (U5). Otherwise how its visit
+        ends: excluded (a signal refuses the purpose), given back after tdmrep.json was fetched
+        in its slot, or deferred until tdmrep.json's next retry. ``allowed``: the gate's verdict
+        (robots.txt's signals for the URL and its delay, P2); ``becomes``: the URL's new kind
+        (L1)."""
+        said = allowed.said
         purpose = self.purpose
         if purpose is None or (becomes or lease.kind) == CHECK:
-            return None
-        said = self.robots_preferences(lease.origin).for_url(self.agent, lease.url)
+            return said
         if said.refuses(purpose):
             return self._exclude(lease, said, purpose)  # refused already: tdmrep.json unneeded
         if not self.needs_tdmrep:
-            return None
+            return said
         now = self.clock.now()
         known = self._tdmrep_known(lease.origin, now)
         if known is None:
-            return self._fetch_tdmrep(lease, robots_delay)
+            return self._fetch_tdmrep(lease, allowed.robots_delay)
         outcome, rules = known
         if rules is None:  # deferred: wait for its next retry (O6's back-off)
             detail: dict[str, object] = {"tdmrep": outcome.reason}
@@ -131,34 +130,7 @@ class PreferenceVisits:
                 Excluded(lease.url, "deferred", TDMREP_DEFERRED, detail),
             )
         said = said.merged(rules.for_url(lease.url))
-        return self._exclude(lease, said, purpose) if said.refuses(purpose) else None
-
-    def for_url(self, lease: Lease) -> UsePreferences:
-        """What robots.txt and, when this crawl reads it and it is known, tdmrep.json say of
-        the lease's URL now (recorded with its page, U6)."""
-        robots = self.robots_preferences(lease.origin)
-        known = self._tdmrep_known(lease.origin, self.clock.now()) if self.needs_tdmrep else None
-        rules = known[1] if known is not None else None
-        return url_preferences(robots, rules, self.agent, lease.url)
-
-    def robots_preferences(self, origin: str) -> RobotsPreferences:
-        """The use preferences of ``origin``'s robots.txt as the gate has it (none when it
-        was not read: a 4xx, 401/403, or not fetched yet)."""
-        outcome = self.gate.outcome(origin)
-        with self._lock:
-            cached = self._robots.get(origin)
-        if (
-            cached is not None
-            and outcome is not None
-            and (cached[0] is outcome or cached[0].body == outcome.body)
-        ):
-            return cached[1]
-        body = outcome.body if outcome is not None and outcome.kind == "parsed" else None
-        preferences = read_robots_preferences(body or b"", self._limits)
-        if outcome is not None:
-            with self._lock:
-                self._robots[origin] = (outcome, preferences)
-        return preferences
+        return self._exclude(lease, said, purpose) if said.refuses(purpose) else said
 
     def _tdmrep_known(
         self, origin: str, now: datetime

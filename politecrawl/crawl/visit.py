@@ -53,6 +53,7 @@ from politecrawl.results import Excluded
 from politecrawl.scope import Scope, ScopeVerdict, check_scope, is_steering_target
 from politecrawl.sitemaps import SitemapLimits, SitemapSeed
 from politecrawl.store import CHECK, PAGE, SITEMAP, Frontier, Lease, ends
+from politecrawl.usage import NO_PREFERENCES, UsePreferences
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
@@ -176,7 +177,7 @@ class Visitor:
             return self._defer(lease, gate.until, "robots-deferred", {"robots": gate.reason})
         if gate.kind == "disallowed":
             return self.robots.exclude(lease, gate, becomes=becomes)
-        robots_delay = self.gate.robots_delay(lease.origin)
+        robots_delay = gate.robots_delay
         if robots_delay > self.config.politeness.max_crawl_delay_seconds:
             cap = self.config.politeness.max_crawl_delay_seconds
             return self._defer(
@@ -186,8 +187,9 @@ class Visitor:
             if checked_lately(lease, now, self.config.checking.check_fresh_seconds):
                 return Ended(ends.Kept(lease, reason="check-fresh"))
             return self._check(lease, robots_delay, becomes)
-        if (held := self.preferences.before_fetch(lease, robots_delay, becomes)) is not None:
-            return held  # U5: refused by robots.txt or tdmrep.json, or tdmrep.json read first
+        known = self.preferences.before_fetch(lease, gate, becomes)
+        if isinstance(known, Ended):
+            return known  # U5: refused by robots.txt or tdmrep.json, or tdmrep.json read first
         # A retry's first attempt took its place in the host's budget; the retry may come after
         # the host's fresh pages (P3), when they may have used the rest.
         if (
@@ -204,7 +206,7 @@ class Visitor:
             )
         if unchanged_per_sitemap(lease, self.config.sitemaps.sitemap_lastmod):
             return Ended(ends.Kept(lease, reason=SITEMAP_UNCHANGED))
-        return self._fetch_page(lease, robots_delay, becomes)
+        return self._fetch_page(lease, robots_delay, becomes, known)
 
     def queue_missed_sitemaps(self, origins: Iterable[str]) -> int:
         """S1 for origins whose robots.txt was read without their sitemaps being queued
@@ -233,8 +235,13 @@ class Visitor:
     # --- pages ------------------------------------------------------------------------------
 
     def _fetch_page(
-        self, lease: Lease, robots_delay: float, becomes: str | None = None
+        self,
+        lease: Lease,
+        robots_delay: float,
+        becomes: str | None = None,
+        known: UsePreferences = NO_PREFERENCES,
     ) -> VisitResult:
+        """``known``: what robots.txt and tdmrep.json say of the URL (U6)."""
         started = self.clock.now()
         try:
             result = self.fetcher.fetch(
@@ -261,7 +268,7 @@ class Visitor:
         if lease.kind == "sitemap":
             visited: PageVisit | SitemapVisit = self._sitemap(lease, result, pace)
         else:
-            visited = self._page(lease, result, finished, pace, becomes=becomes)
+            visited = self._page(lease, result, finished, pace, becomes=becomes, known=known)
         end = visited.end
         if not freed:
             return visited
@@ -295,8 +302,8 @@ class Visitor:
         pace: HostPace,
         *,
         becomes: str | None = None,
+        known: UsePreferences = NO_PREFERENCES,
     ) -> PageVisit:
-        known = self.preferences.for_url(lease)  # robots.txt's and tdmrep.json's (U6)
         reading = read_page(lease, result, finished, self.config, becomes=becomes, known=known)
         if self.archive is not None and result.archived_as is not None:
             # what the crawl made of the page, beside its response record

@@ -111,6 +111,13 @@ class RobotsPreferences:
         self._views: dict[str, tuple[Scope, ...]] = {}
 
     @property
+    def is_silent(self) -> bool:
+        """The file has no use preference line (most files): it says nothing of any URL."""
+        return not any(
+            scope.signals or scope.usage_rules for scope in (self.file_wide, *self._scopes)
+        )
+
+    @property
     def scopes(self) -> tuple[Scope, ...]:
         """What each group says, in file order (RFC 9309 groups)."""
         return self._scopes
