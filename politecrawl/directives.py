@@ -1,10 +1,12 @@
 """Page directives: the ROBOTS META tag and the X-Robots-Tag header, read for one robot [T1-T4].
 
 Owns ``page_directives`` and its answer, ``Directives``: may the page be indexed (T5 acts on it),
-may its links be followed. Terms ``all``, ``none``, ``index``, ``noindex``, ``follow`` and
-``nofollow`` are read case-insensitively, separated by commas or spaces (T1); every source that
-applies is combined to the most restrictive reading, so ``noindex`` anywhere wins over ``index`` or
-``all`` (T2). Metas named ``robots`` or after the robot's own name token apply, others do not (T3).
+may its links be followed; a crawl, which parses a page once, reads its tags once
+(``robots_tags``) for its directives (``directives_of``) and its use preferences. Terms
+``all``, ``none``, ``index``, ``noindex``, ``follow`` and ``nofollow`` are read
+case-insensitively, separated by commas or spaces (T1); every source that applies is combined
+to the most restrictive reading, so ``noindex`` anywhere wins over ``index`` or ``all`` (T2).
+Metas named ``robots`` or after the robot's own name token apply, others do not (T3).
 X-Robots-Tag headers apply to any content type, each value optionally scoped by ``agent:``
 prefixes (T4). Other terms (``noarchive``, ``max-snippet: 20``, ``unavailable_after: ...``) are
 ignored.
@@ -80,11 +82,12 @@ def page_directives(
     User-Agent value (``politecrawl/1.0 (+https://...)``). With nothing said: index and follow.
     Never raises on bad content.
     """
-    found = [
-        (source, terms)
-        for source, content in applicable_robots_tags(html, headers, agent)
-        if (terms := _terms(content))
-    ]
+    return directives_of(applicable_robots_tags(html, headers, agent))
+
+
+def directives_of(tags: Iterable[tuple[str, str]]) -> Directives:
+    """The directives of the robots tags that apply to a robot (``robots_tags``), T1, T2."""
+    found = [(source, terms) for source, content in tags if (terms := _terms(content))]
     return Directives(
         index=not any(terms & _NOINDEX for _, terms in found),  # T2: most restrictive wins
         follow=not any(terms & _NOFOLLOW for _, terms in found),
@@ -100,16 +103,24 @@ def applicable_robots_tags(
     """Every ROBOTS META content and X-Robots-Tag scope that applies to ``agent`` (T3, T4), as
     ``(source, content)`` in reading order: the tags ``page_directives`` reads its terms from, and
     the use preferences read ``noai`` from (U2). Arguments as for ``page_directives``."""
-    token = agent_name_token(agent)
     pairs = list(headers.items() if isinstance(headers, Mapping) else headers)
-    found: list[tuple[str, str]] = []
     content_type = next((v for k, v in pairs if k.strip().lower() == "content-type"), None)
     page = as_parsed_page(html, content_type=content_type)
+    return robots_tags(page, pairs, agent_name_token(agent))
+
+
+def robots_tags(
+    page: ParsedPage | None, headers: Iterable[tuple[str, str]], token: str
+) -> list[tuple[str, str]]:
+    """``applicable_robots_tags`` of a page parsed already (``None``: not HTML), its headers as
+    ``(name, value)`` pairs and the robot's name token (``robots.match.agent_name_token``): a
+    crawl reads them once a page, for its directives and its use preferences."""
+    found: list[tuple[str, str]] = []
     if page is not None:
         for name, content in page.robots_metas:
             if name.strip().lower() == "robots" or _is_own(name, token):  # T3
                 found.append((f'meta {name}: "{_shorten(content)}"', content))
-    for name, value in pairs:
+    for name, value in headers:
         if name.strip().lower() == _HEADER:
             for prefix, pieces in _header_scopes(value):
                 if prefix in (None, "*") or _is_own(prefix, token):  # T4

@@ -1,4 +1,4 @@
-"""A fetched page as the crawler reads it (``crawl.response_reading.read_page``) [L1, L3, L4].
+"""A fetched page as the crawler reads it (``crawl.response_reading.PageReader``) [L1, L3, L4].
 
 What the frontier is handed of a page's links follows the crawl's checks: fragments only when
 they are checked (L4), resources only when they are (L3), each link's text and line whenever
@@ -12,7 +12,7 @@ from datetime import UTC, datetime
 import pytest
 
 from politecrawl.config import CheckingSettings, CrawlConfig
-from politecrawl.crawl.response_reading import read_page
+from politecrawl.crawl.response_reading import PageReader
 from politecrawl.fetch import FetchResult
 from politecrawl.store import Lease
 
@@ -29,7 +29,7 @@ def links_read(**checks: bool) -> dict[str, tuple[tuple[str, ...], str | None, b
     lease = Lease(1, URL, "http://site.test", "site.test", 0, 0, "w", T0, 1, T0)
     result = FetchResult(URL, 200, (("Content-Type", "text/html"),), BODY, False, 0.01, None)
     config = CrawlConfig(checking=CheckingSettings(**checks))
-    reading = read_page(lease, result, T0, config)
+    reading = PageReader(config).read(lease, result, T0)
     return {link.url: (link.fragments, link.text, link.resource) for link in reading.links}
 
 

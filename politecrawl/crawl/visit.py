@@ -32,9 +32,9 @@ from politecrawl.crawl.failures import RETRY_STATUSES, Failures
 from politecrawl.crawl.freshness import checked_lately, unchanged_per_sitemap
 from politecrawl.crawl.preferences_visit import PreferenceVisits
 from politecrawl.crawl.response_reading import (
+    PageReader,
     decision_record,
     outcome_of,
-    read_page,
     read_sitemap,
     redirect_of,
 )
@@ -132,6 +132,7 @@ class Visitor:
         for its next request (the worker pool's ``hand_over``), so that the lease's end
         records the URL's row alone."""
         self._pages = _HostPages()
+        self.reader = PageReader(config)
         self.sitemap_limits = SitemapLimits(
             max_entries=config.sitemaps.max_sitemap_entries,
             max_bytes=config.sitemaps.max_sitemap_bytes,
@@ -304,7 +305,7 @@ class Visitor:
         becomes: str | None = None,
         known: UsePreferences = NO_PREFERENCES,
     ) -> PageVisit:
-        reading = read_page(lease, result, finished, self.config, becomes=becomes, known=known)
+        reading = self.reader.read(lease, result, finished, becomes=becomes, known=known)
         if self.archive is not None and result.archived_as is not None:
             # what the crawl made of the page, beside its response record
             self.archive.record_metadata(

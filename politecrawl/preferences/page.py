@@ -14,8 +14,10 @@ Read per page, for one robot:
   ``noimageai`` does so for a response that is an image, and is only recorded for a page, whose
   own images it speaks of.
 
-``url_preferences`` joins what robots.txt and tdmrep.json say of a URL, the two sources a crawl
-consults before fetching it (U5). Pure (L1), never raises on content.
+A crawl, which parses a page once and reads its robots tags once (``directives.robots_tags``),
+reads its preferences from those with ``read_page_preferences``, after what its URL's robots.txt
+and tdmrep.json said. ``url_preferences`` joins what robots.txt and tdmrep.json say of a URL,
+the two sources a crawl consults before fetching it (U5). Pure (L1), never raises on content.
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ from politecrawl.usage.statements import (
     tdm_stances,
 )
 from politecrawl.usage.values import (
+    NO_PREFERENCES,
     Protocol,
     Signal,
     Stance,
@@ -56,14 +59,28 @@ def page_preferences(
     ``html`` is a parsed page, its text, its body bytes (read as the headers' Content-Type
     says), or ``None`` for a response that is not HTML; ``headers`` a mapping (names compared
     case-insensitively) or ``(name, value)`` pairs, which keep repeated headers apart."""
-    pairs = [(name.strip().lower(), value) for name, value in _pairs(headers)]
-    page = as_parsed_page(html, content_type=_header(pairs, "content-type"))
-    signals: list[Signal] = []
-    warnings: list[UsageWarning] = []
+    pairs = _pairs(headers)
+    page = as_parsed_page(html, content_type=_header(_lowered(pairs), "content-type"))
+    return read_page_preferences(page, pairs, applicable_robots_tags(page, pairs, agent))
+
+
+def read_page_preferences(
+    page: ParsedPage | None,
+    headers: Iterable[tuple[str, str]],
+    tags: Iterable[tuple[str, str]],
+    known: UsePreferences = NO_PREFERENCES,
+) -> UsePreferences:
+    """``page_preferences`` of a page parsed already (``None``: not HTML), its headers as
+    ``(name, value)`` pairs and the robots tags that apply to the robot
+    (``directives.robots_tags``), after what was ``known`` of its URL (robots.txt's,
+    tdmrep.json's): a crawl reads a page's tags once, for its directives and these."""
+    pairs = _lowered(headers)
+    signals: list[Signal] = list(known.signals)
+    warnings: list[UsageWarning] = list(known.warnings)
     _read_content_usage(pairs, signals, warnings)
     _read_content_signal(pairs, signals, warnings)
     _read_tdmrep(page, pairs, signals, warnings)
-    _read_noai(page, pairs, agent, signals)
+    _read_noai(pairs, tags, signals)
     return UsePreferences(tuple(signals), tuple(warnings))
 
 
@@ -78,6 +95,10 @@ def url_preferences(
 
 def _pairs(headers: Headers) -> list[tuple[str, str]]:
     return list(headers.items() if isinstance(headers, Mapping) else headers)
+
+
+def _lowered(pairs: Iterable[tuple[str, str]]) -> list[tuple[str, str]]:
+    return [(name.strip().lower(), value) for name, value in pairs]
 
 
 def _header(pairs: list[tuple[str, str]], name: str) -> str | None:
@@ -167,10 +188,10 @@ def _reservation(
 
 
 def _read_noai(
-    page: ParsedPage | None, pairs: list[tuple[str, str]], agent: str, signals: list[Signal]
+    pairs: list[tuple[str, str]], tags: Iterable[tuple[str, str]], signals: list[Signal]
 ) -> None:
     is_image = (_header(pairs, "content-type") or "").strip().lower().startswith("image/")
-    for source, content in applicable_robots_tags(page, pairs, agent):
+    for source, content in tags:
         words = {word.lower() for word in _WORDS.findall(content)}
         refuses = "noai" in words or ("noimageai" in words and is_image)
         if refuses or "noimageai" in words:
