@@ -68,7 +68,7 @@ VERSION_TABLE = "politecrawl_version"
 # The head of migrations/versions, known without loading Alembic (with Mako and Pygments, 0.26 s
 # of every command's start): a database at this revision is opened without it. A new migration
 # that does not move this fails tests/store/test_database.py.
-SCHEMA_HEAD = "0008"
+SCHEMA_HEAD = "0009"
 _VERSION_QUERY = f"SELECT version_num FROM {VERSION_TABLE}"  # noqa: S608 (constants only)
 _SQLITE_HEADER = b"SQLite format 3\x00"
 _ATTEMPTS = 8

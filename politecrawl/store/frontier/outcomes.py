@@ -217,14 +217,15 @@ def as_json(detail: Any) -> str | None:
 def defer_queued_of_origin(
     connection: Connection, origin: str, until: datetime | None, reason: str, detail: Any
 ) -> int:
-    origin_id = connection.execute(
-        select(_origins.c.id).where(_origins.c.origin == origin)
-    ).scalar()
-    if origin_id is None:
+    found = connection.execute(
+        select(_origins.c.id, _origins.c.host_id).where(_origins.c.origin == origin)
+    ).first()
+    if found is None:
         return 0
+    # Through the host's queued URLs (``ix_urls_claim``): no index on (origin, state) (0009).
     return connection.execute(
         update(_urls)
-        .where(_urls.c.origin_id == origin_id, in_state(QUEUED))
+        .where(_urls.c.host_id == found.host_id, in_state(QUEUED), _urls.c.origin_id == found.id)
         .values(
             state=DEFERRED,
             next_attempt_at=until,

@@ -2,7 +2,7 @@
 
 [C5, E1, O6] Every question the maintenance report asks is one query (or one per few hundred
 ids, for IN lists), never one per row: pages linking to broken URLs come with a join over
-``links`` (indexed on ``to_id``), URLs of one origin through the index on (origin, state).
+``links`` (indexed on ``to_id``), URLs of one origin through its host's in the claim index.
 Nothing here writes, but for that index of links, built the first time it is needed
 (``link_targets``). Rows leave the store as the frozen dataclasses of ``reading_types``
 (``UrlRow``, ``OriginRobots``, ...), never as database rows; ``reason_detail`` JSON is decoded.
@@ -286,12 +286,19 @@ def _origin_robots(values: dict[str, Any]) -> OriginRobots:
 def origin_urls(
     database: Database, origin_id: int, *, states: Sequence[str] = (*FETCHED_STATES, EXCLUDED)
 ) -> list[str]:
-    """The pages of one origin in ``states`` (through the index on origin and state)."""
+    """The pages of one origin in ``states`` (through its host's URLs in the claim index: no
+    index on origin and state since 0009)."""
+    host_id = select(_origins.c.host_id).where(_origins.c.id == origin_id).scalar_subquery()
     with database.engine.connect() as connection:
         return list(
             connection.execute(
                 select(_urls.c.url)
-                .where(_urls.c.origin_id == origin_id, _urls.c.state.in_(list(states)), _is_page)
+                .where(
+                    _urls.c.host_id == host_id,
+                    _urls.c.state.in_(list(states)),
+                    _urls.c.origin_id == origin_id,
+                    _is_page,
+                )
                 .order_by(_urls.c.url)
             ).scalars()
         )
