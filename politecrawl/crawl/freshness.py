@@ -2,8 +2,8 @@
 
 A recrawl does not repeat what it can trust: a check that passed less than
 ``check_fresh_seconds`` ago (``checked_lately``), or a page its sitemap says has not changed
-since it was fetched fine, with ``sitemap_lastmod = "skip"`` (``unchanged_per_sitemap``). Both
-read only the lease: what the URL's row said when it was claimed.
+since it was fetched fine (``unchanged_per_sitemap``, asked with ``sitemap_lastmod = "skip"``).
+Both read only the lease: what the URL's row said when it was claimed.
 """
 
 from __future__ import annotations
@@ -27,12 +27,11 @@ def checked_lately(lease: Lease, now: datetime, fresh_seconds: float) -> bool:
     return (now - lease.fetched_at).total_seconds() < fresh_seconds
 
 
-def unchanged_per_sitemap(lease: Lease, sitemap_lastmod: str) -> bool:
-    """S3: with ``sitemap_lastmod = "skip"``, a page fetched fine since the last change its
-    sitemap reports is not fetched again."""
+def unchanged_per_sitemap(lease: Lease) -> bool:
+    """S3: a page fetched fine since the last change its sitemap reports (with
+    ``sitemap_lastmod = "skip"`` it is not fetched again)."""
     return (
-        sitemap_lastmod == "skip"
-        and lease.kind == "page"
+        lease.kind == "page"
         and lease.sitemap_lastmod is not None
         and lease.fetched_at is not None
         and lease.status is not None

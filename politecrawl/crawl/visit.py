@@ -52,8 +52,8 @@ from politecrawl.politeness import HostPace, pace_after
 from politecrawl.results import Excluded
 from politecrawl.scope import Scope, ScopeVerdict, check_scope, is_steering_target
 from politecrawl.sitemaps import SitemapLimits, SitemapSeed
-from politecrawl.store import CHECK, PAGE, SITEMAP, Frontier, Lease, ends
-from politecrawl.usage import NO_PREFERENCES, UsePreferences
+from politecrawl.store import CHECK, PAGE, SITEMAP, Frontier, HostAddress, Lease, ends
+from politecrawl.usage import UsePreferences
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
@@ -205,7 +205,7 @@ class Visitor:
                 ends.Excluded(lease, state="out_of_scope", reason="scope", detail=detail),
                 Excluded(lease.url, "out_of_scope", "scope", detail),
             )
-        if unchanged_per_sitemap(lease, self.config.sitemaps.sitemap_lastmod):
+        if self.config.sitemaps.sitemap_lastmod == "skip" and unchanged_per_sitemap(lease):
             return Ended(ends.Kept(lease, reason=SITEMAP_UNCHANGED))
         return self._fetch_page(lease, robots_delay, becomes, known)
 
@@ -236,11 +236,7 @@ class Visitor:
     # --- pages ------------------------------------------------------------------------------
 
     def _fetch_page(
-        self,
-        lease: Lease,
-        robots_delay: float,
-        becomes: str | None = None,
-        known: UsePreferences = NO_PREFERENCES,
+        self, lease: Lease, robots_delay: float, becomes: str | None, known: UsePreferences
     ) -> VisitResult:
         """``known``: what robots.txt and tdmrep.json say of the URL (U6)."""
         started = self.clock.now()
@@ -260,16 +256,17 @@ class Visitor:
             return self.failures.failed_status(
                 lease, result, started=started, robots_delay=robots_delay
             )
+        address = self.addresses.seen(lease, result)
         pace = self._answered(lease, finished, robots_delay, result)
         # The response is read: the host's next request need not wait for this page to be
         # read and recorded, when a worker is free to make it (``hand_over``).
-        freed = self.hand_over is not None and self.hand_over(
-            ends.Answered(lease, pace, self.addresses.seen(lease, result))
-        )
+        freed = self.hand_over is not None and self.hand_over(ends.Answered(lease, pace, address))
         if lease.kind == "sitemap":
-            visited: PageVisit | SitemapVisit = self._sitemap(lease, result, pace)
+            visited: PageVisit | SitemapVisit = self._sitemap(lease, result, pace, address)
         else:
-            visited = self._page(lease, result, finished, pace, becomes=becomes, known=known)
+            visited = self._page(
+                lease, result, finished, pace, address, becomes=becomes, known=known
+            )
         end = visited.end
         if not freed:
             return visited
@@ -301,9 +298,10 @@ class Visitor:
         result: FetchResult,
         finished: datetime,
         pace: HostPace,
+        address: HostAddress | None,
         *,
-        becomes: str | None = None,
-        known: UsePreferences = NO_PREFERENCES,
+        becomes: str | None,
+        known: UsePreferences,
     ) -> PageVisit:
         reading = self.reader.read(lease, result, finished, becomes=becomes, known=known)
         if self.archive is not None and result.archived_as is not None:
@@ -314,8 +312,8 @@ class Visitor:
         completion = self._completion(
             lease,
             pace,
+            address,
             reading.outcome,
-            result,
             links=reading.links,
             follow_links=reading.follow,
             redirect_to=reading.redirect_to,
@@ -326,19 +324,19 @@ class Visitor:
         self,
         lease: Lease,
         pace: HostPace,
+        address: HostAddress | None,
         outcome: ends.PageOutcome,
-        result: FetchResult,
         **recorded: Any,
     ) -> ends.Completed:
         """Everything the frontier records of a response in one transaction: its outcome, the
-        host's next start and pace (P2, P3), its address when news (P6), and ``recorded``
-        (links, redirect, listing)."""
+        host's next start and pace (P2, P3), its address when news (P6, ``addresses.seen``),
+        and ``recorded`` (links, redirect, listing)."""
         return ends.Completed(
             lease=lease,
             outcome=outcome,
             next_fetch_at=pace.next_start,
             host_pace=pace,
-            address=self.addresses.seen(lease, result),
+            address=address,
             **recorded,
         )
 
@@ -375,11 +373,14 @@ class Visitor:
             result, hops=lease.redirect_hops, max_redirects=self.config.fetching.max_redirects
         )
         outcome = outcome_of(result, too_many, check_method=answer.method, kind=becomes)
-        completion = self._completion(lease, pace, outcome, result, redirect_to=redirect_to)
+        address = self.addresses.seen(lease, result)
+        completion = self._completion(lease, pace, address, outcome, redirect_to=redirect_to)
         broken = too_many is not None or result.status >= 400
         return CheckVisit(completion, broken)
 
-    def _sitemap(self, lease: Lease, result: FetchResult, pace: HostPace) -> SitemapVisit:
+    def _sitemap(
+        self, lease: Lease, result: FetchResult, pace: HostPace, address: HostAddress | None
+    ) -> SitemapVisit:
         """S2: a sitemap is read, not parsed as a page: what it lists is queued with it (a
         listing, not links), and nothing of it is a page for consumers or counters."""
         seed = self.frontier.sitemap_of(lease) or SitemapSeed(lease.url, "robots", lease.origin)
@@ -389,8 +390,8 @@ class Visitor:
         completion = self._completion(
             lease,
             pace,
+            address,
             outcome_of(result, error),
-            result,
             redirect_to=redirect_to,
             sitemap=read_sitemap(result, seed, self.config, self.sitemap_limits),
             redirect_sitemap=seed if redirect_to is not None else None,
