@@ -31,6 +31,7 @@ import contextlib
 import queue
 import threading
 from dataclasses import dataclass
+from functools import partial
 from typing import TYPE_CHECKING
 
 from politecrawl.clock import wait_for_event
@@ -307,9 +308,7 @@ class Workers:
         # A lease claimed ahead of its host's next start (CLAIM_AHEAD_SECONDS) starts then: its
         # request waits for that moment, after the visit's checks, so that it leaves then (P2,
         # P6: a server's log sees its gaps between starts, not that plus the checks' time).
-        def wait_for_start() -> None:
-            self.visitor.addresses.wait_to_send(lease)
-
+        wait_for_start = partial(self.visitor.addresses.wait_to_send, lease)
         with self.visitor.fetcher.sending_after(wait_for_start):
             result = self.visitor.visit(lease)
         with self._lock:
