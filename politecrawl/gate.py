@@ -2,10 +2,8 @@
 
 ``Gate.check`` answers from the origin's robots.txt outcome: allowed, disallowed (with the
 deciding line), deferred until a time, or "robots.txt first" when the origin's policy is missing
-or stale (O2, E3). An allowed verdict carries the rest of what robots.txt says of the URL: the
-delay it asks between requests (P2) and its use preferences for the URL (U1), both read once
-per outcome, so that a visit asks robots.txt once.
-
+or stale (O2, E3). An allowed verdict carries the rest of what robots.txt says of the URL, read
+once per outcome: the delay it asks between requests (P2) and its use preferences (U1).
 ``Gate.fetch_robots`` is the only code that fetches robots.txt: one request per hop,
 redirects followed to at most ``robots_max_redirects`` hops (O7) with the hops' own hosts kept
 polite and each hop checked by the anti-steering guard before it is requested (C4: a robots.txt
@@ -76,13 +74,10 @@ class RobotsFetch:
 
 @dataclass(frozen=True, slots=True)
 class _Known:
-    """An outcome as the gate keeps it, with what is read of it once."""
-
     outcome: RobotsOutcome
     policy: RobotsPolicy | None
     robots_delay: float
-    preferences: RobotsPreferences | None
-    """Its use preferences; None when it has none (most files), so that no URL asks."""
+    preferences: RobotsPreferences | None  # None when the file has none: no URL asks
 
 
 class OutcomeStore(Protocol):
@@ -156,7 +151,7 @@ class Gate:
     def check(self, origin: str, url: str, *, now: datetime) -> GateVerdict:
         """The verdict for ``url`` of ``origin`` at ``now``; never fetches."""
         if url == origin + "/robots.txt":
-            return GateVerdict("allowed", "/robots.txt is always allowed (O2)")
+            return self._allowed(self._current(origin), url, "/robots.txt is always allowed (O2)")
         known = self._current(origin)
         if known is None:
             return GateVerdict("robots_first", "robots.txt not fetched yet (O2)")
@@ -175,11 +170,17 @@ class Gate:
         verdict = known.policy.explain(self.user_agent, url)
         if not verdict.allowed:
             return GateVerdict("disallowed", verdict.reason, verdict)
+        return self._allowed(known, url, verdict.reason, verdict)
+
+    def _allowed(
+        self, known: _Known | None, url: str, reason: str, verdict: Verdict | None = None
+    ) -> GateVerdict:
+        """An allowed verdict, with what robots.txt (``known``, when read) says of the URL."""
+        if known is None:
+            return GateVerdict("allowed", reason, verdict)
         preferences = known.preferences
         said = NO_PREFERENCES if preferences is None else preferences.for_url(self.user_agent, url)
-        return GateVerdict(
-            "allowed", verdict.reason, verdict, robots_delay=known.robots_delay, said=said
-        )
+        return GateVerdict("allowed", reason, verdict, robots_delay=known.robots_delay, said=said)
 
     def outcome(self, origin: str) -> RobotsOutcome | None:
         """The stored outcome of ``origin``'s robots.txt, if it was fetched; never fetches."""

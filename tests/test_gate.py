@@ -239,6 +239,7 @@ def test_p2_u1_an_allowed_verdict_carries_robots_txt_delay_and_use_preferences(s
     assert reserved.robots_delay == 1.5
     assert [one.line_number for one in reserved.said.signals] == [3]
     assert (denied.kind, denied.said.signals) == ("disallowed", ())
+    assert check(gate, clock, "/robots.txt").robots_delay == 1.5  # O2: allowed, still paced
 
 
 @responses.activate
