@@ -117,6 +117,14 @@ def test_durations_read_as_people_say_them(seconds, said):
     assert duration(seconds) == said
 
 
+@pytest.mark.parametrize(
+    ("seconds", "said"),
+    [(0.42, "0s"), (12.4, "12s"), (754, "12m34s"), (725, "12m05s"), (7440, "2h04m")],
+)
+def test_compact_durations_for_the_progress_line(seconds, said):
+    assert duration(seconds, compact=True) == said
+
+
 def test_nothing_broken_is_said_and_so_far_while_the_pass_is_incomplete():
     assert verdict(_report()) == "Nothing broken found."
     assert verdict(_report(progress=PassProgress(queued=3))) == "Nothing broken found so far."

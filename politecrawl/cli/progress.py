@@ -20,6 +20,7 @@ from types import TracebackType
 from typing import TYPE_CHECKING, TextIO
 
 from politecrawl.politeness import SERVER_WAIT, HostQueue, time_left
+from politecrawl.report.headline import duration
 from politecrawl.report.model import counted
 from politecrawl.results import CrawlSummary
 from politecrawl.store import FrontierStats
@@ -47,7 +48,7 @@ def describe_wait(hosts: list[HostQueue], now: datetime) -> str:
         queued = sum(queue.queued for queue in on)
         apart = on[0].delay_seconds if on[0].host == busiest else on[0].server_delay_seconds
         names = "" if on[0].host == busiest else f" on {counted(len(on), 'host name')}"
-        text = f"~{_duration(seconds)} (busiest {busiest}: {queued} queued{names}, "
+        text = f"~{duration(seconds, compact=True)} (busiest {busiest}: {queued} queued{names}, "
         text += f"{apart:g} s apart)"
     waiting = Counter(
         queue.reason.split(" after ")[0]
@@ -59,15 +60,6 @@ def describe_wait(hosts: list[HostQueue], now: datetime) -> str:
         reasons = ", ".join(f"{count} {reason}" for reason, count in waiting.most_common())
         text += f"; {counted(sum(waiting.values()), 'host')} waiting: {reasons}"
     return text
-
-
-def _duration(seconds: float) -> str:
-    whole = round(seconds)
-    if whole < 60:
-        return f"{whole}s"
-    if whole < 3600:
-        return f"{whole // 60}m{whole % 60:02d}s"
-    return f"{whole // 3600}h{whole % 3600 // 60:02d}m"
 
 
 class ProgressDisplay:

@@ -74,16 +74,19 @@ def site(report: Report, *, named: int = 2) -> str:
     return f"{shown} and {counted(len(origins) - named + 1, 'more origin')}"
 
 
-def duration(seconds: float) -> str:
-    """``0.42 s``, ``12 s``, ``3 min 5 s``, ``2 h 4 min``."""
-    if seconds < 10:
+def duration(seconds: float, *, compact: bool = False) -> str:
+    """A span by its two largest units: ``0.42 s``, ``12 s``, ``3 min 5 s``, ``2 h 4 min``; or
+    ``compact`` for the progress line, in whole seconds: ``0s``, ``12s``, ``3m05s``, ``2h04m``."""
+    if seconds < 10 and not compact:
         return f"{seconds:.2g} s" if seconds < 1 else f"{seconds:.1f} s"
     whole = round(seconds)
+    hours, rest = divmod(whole, 3600)
+    minutes, rest = divmod(rest, 60)
     if whole < 60:
-        return f"{whole} s"
+        return f"{whole}s" if compact else f"{whole} s"
     if whole < 3600:
-        return f"{whole // 60} min {whole % 60} s"
-    return f"{whole // 3600} h {whole % 3600 // 60} min"
+        return f"{minutes}m{rest:02d}s" if compact else f"{minutes} min {rest} s"
+    return f"{hours}h{minutes:02d}m" if compact else f"{hours} h {minutes} min"
 
 
 def _moment(value: datetime, day: bool = True) -> str:
