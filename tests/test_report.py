@@ -249,6 +249,13 @@ def test_o3_o5_robots_exclusions_carry_the_deciding_line(report):
     )
 
 
+def test_o3_o5_a_robots_verdict_is_worded_by_its_line_or_why_the_origin_is_refused(report):
+    by_line, whole_origin = report.robots_excluded[0], report.robots_excluded[2]
+    assert (by_line.rule, by_line.deciding) == ("Disallow: /private", "line 2: Disallow: /private")
+    refused = "403: the whole origin is disallowed (O5)"
+    assert (whole_origin.rule, whole_origin.deciding) == (refused, refused)
+
+
 def test_c1_c3_out_of_scope_and_traps_with_their_rule(report):
     assert report.out_of_scope == (
         ScopeExclusion(

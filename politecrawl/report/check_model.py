@@ -2,9 +2,10 @@
 
 ``politecrawl.report.checks.build_link_checks`` fills a ``LinkChecks`` from a crawl database; it
 is the ``checks`` field of a ``Report``. ``Referrer`` (a page linking to a URL, with the link's
-text and line) lives here and serves every section that names linking pages. Pure: no I/O, no
-clock. Every tuple is in a stable order (by URL, then fragment, then linking page), so two
-reports of one database are equal.
+text and line) lives here and serves every section that names linking pages; ``RobotsVerdict``
+(a URL robots.txt forbids, with the deciding line) every section that names such a URL. Pure:
+no I/O, no clock. Every tuple is in a stable order (by URL, then fragment, then linking page),
+so two reports of one database are equal.
 """
 
 from __future__ import annotations
@@ -80,9 +81,10 @@ class RedirectToUpdate:
 
 
 @dataclass(frozen=True, slots=True)
-class ForbiddenCheck:
-    """A link leaving the site (or a resource) that its robots.txt forbids politecrawl to
-    request: never checked (L1), with the deciding line as for pages (O3-O5, M7)."""
+class RobotsVerdict:
+    """A URL robots.txt forbids politecrawl to request, with the line that decided (O3-O5,
+    M1, M7): what a robots exclusion (``model.RobotsExclusion``) and a forbidden link check
+    (``ForbiddenCheck``) say alike, and how every section words it."""
 
     url: str
     origin: str
@@ -91,6 +93,23 @@ class ForbiddenCheck:
     text: str | None
     """The deciding Allow/Disallow line as written; None for a whole-origin refusal (O5)."""
     why: str
+
+    @property
+    def rule(self) -> str:
+        """The deciding line as written, or why the whole origin is refused."""
+        return self.text if self.text is not None else self.why
+
+    @property
+    def deciding(self) -> str:
+        """``line 2: Disallow: /private``, or why the whole origin is refused."""
+        return self.rule if self.line is None else f"line {self.line}: {self.rule}"
+
+
+@dataclass(frozen=True, slots=True)
+class ForbiddenCheck(RobotsVerdict):
+    """A link leaving the site (or a resource) that its robots.txt forbids politecrawl to
+    request: never checked (L1), with the deciding line as for pages."""
+
     referrers: tuple[Referrer, ...]
 
 

@@ -37,6 +37,7 @@ from politecrawl.report.tables import (
     referrer_detail,
     referrer_lines,
     toned,
+    verdict_cells,
 )
 
 __all__ = ["CHECK_TITLES", "NOT_CHECKED", "check_csv_rows", "check_summary", "check_tables"]
@@ -74,19 +75,8 @@ def _redirect(item: RedirectToUpdate) -> Row:
     return link(item.url), plain(str(item.status)), new, _linked_from(item.referrers)
 
 
-def _rule(item: ForbiddenCheck) -> str:
-    return item.text if item.text is not None else item.why
-
-
 def _forbidden(item: ForbiddenCheck) -> Row:
-    line = "" if item.line is None else str(item.line)
-    return (
-        link(item.url),
-        plain(line),
-        plain(_rule(item)),
-        plain(item.semantics),
-        _linked_from(item.referrers),
-    )
+    return (*verdict_cells(item), _linked_from(item.referrers))
 
 
 def _fragment(item: MissingFragment) -> Row:
@@ -206,14 +196,9 @@ def check_csv_rows(report: Report) -> Iterator[Sequence[object]]:
             ]
             yield ("redirects_to_update", moved.url, *row)
     for forbidden in checks.robots_forbidden:
-        rule = (
-            _rule(forbidden)
-            if forbidden.line is None
-            else f"line {forbidden.line}: {_rule(forbidden)}"
-        )
         reason = f"disallowed by robots.txt ({forbidden.semantics})"
         for ref in _each_referrer(forbidden.referrers):
-            row = ["", reason, _detail(ref, rule), ref.url if ref else ""]
+            row = ["", reason, _detail(ref, forbidden.deciding), ref.url if ref else ""]
             yield ("robots_forbidden_checks", forbidden.url, *row)
     for missing in checks.missing_fragments:
         for ref in _each_referrer(missing.referrers):

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from politecrawl.report.check_model import LinkChecks, Referrer
+from politecrawl.report.check_model import LinkChecks, Referrer, RobotsVerdict
 from politecrawl.report.crawl_model import CrawlOverview, Timeline
 from politecrawl.report.server_model import SharedServer
 from politecrawl.report.sitemap_model import SitemapAudit
@@ -113,16 +113,9 @@ class RedirectChain:
 
 
 @dataclass(frozen=True, slots=True)
-class RobotsExclusion:
+class RobotsExclusion(RobotsVerdict):
     """A URL robots.txt kept the crawl from (O3-O5, M1), with the line that decided."""
 
-    url: str
-    origin: str
-    semantics: str
-    line: int | None
-    text: str | None
-    """The deciding Allow/Disallow line as written; None for a whole-origin refusal (O5)."""
-    why: str
     robots_status: int | None
 
 

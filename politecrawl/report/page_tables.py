@@ -44,6 +44,7 @@ from politecrawl.report.tables import (
     problem,
     referrer_lines,
     tone_of,
+    verdict_cells,
     when,
 )
 
@@ -73,9 +74,7 @@ def _chain(chain: RedirectChain) -> Row:
 
 
 def _robots(item: RobotsExclusion) -> Row:
-    rule = item.text if item.text is not None else item.why
-    line = "" if item.line is None else str(item.line)
-    return link(item.url), plain(line), plain(rule), plain(item.semantics), link(item.origin)
+    return (*verdict_cells(item), link(item.origin))
 
 
 def _scope(item: ScopeExclusion) -> Row:

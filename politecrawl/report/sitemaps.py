@@ -146,8 +146,7 @@ def sitemap_outcome(item: SitemapRow) -> tuple[str, str]:
 def _robots_detail(row: UrlRow) -> str:
     """The deciding line as the robots exclusions section shows it, with the reading."""
     verdict = robots_exclusion(row)
-    rule = verdict.why if verdict.line is None else f"line {verdict.line}: {verdict.text}"
-    return f"{without_spec_ids(rule)} ({verdict.semantics})"
+    return f"{without_spec_ids(verdict.deciding)} ({verdict.semantics})"
 
 
 def _names_another_canonical(row: UrlRow) -> bool:

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, TypeVar
 
+from politecrawl.report.check_model import RobotsVerdict
 from politecrawl.report.model import Referrer, Report, counted
 
 # Control characters (C0 but tab and line feed, DEL, C1), and the invisible bidirectional
@@ -119,6 +120,13 @@ def plain(*values: str) -> Cell:
 def link(url: str, note: str = "") -> Cell:
     """A cell holding one URL, linked."""
     return (Line(url, url, note),)
+
+
+def verdict_cells(verdict: RobotsVerdict) -> Row:
+    """A URL robots.txt forbids, in the columns every such section starts with: the URL, the
+    deciding line's number, its rule, the reading (O3-O5, M7)."""
+    line = "" if verdict.line is None else str(verdict.line)
+    return link(verdict.url), plain(line), plain(verdict.rule), plain(verdict.semantics)
 
 
 MAX_TEXT_SHOWN = 60  # a link's text as a note; the JSON has all of it (at most 200 characters)

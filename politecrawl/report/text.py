@@ -168,8 +168,7 @@ def _csv_rows(report: Report) -> Iterator[Sequence[object]]:
         row = [number(first.status), chain.problem, path, chain.steps[-1].url]
         yield ("redirect_chains", first.url, *row)
     for ex in report.robots_excluded:
-        detail = ex.why if ex.line is None else f"line {ex.line}: {ex.text}"
-        row = [number(ex.robots_status), f"robots ({ex.semantics})", detail, ex.origin]
+        row = [number(ex.robots_status), f"robots ({ex.semantics})", ex.deciding, ex.origin]
         yield ("robots_excluded", ex.url, *row)
     for scope in report.out_of_scope:
         yield ("out_of_scope", scope.url, "", scope.reason, scope.rule, scope.found_on or "")
