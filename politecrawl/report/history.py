@@ -9,7 +9,7 @@ it was asked. Pure: the store's ``url_history`` reads the values it takes.
 from __future__ import annotations
 
 from politecrawl.report.checks import referrer
-from politecrawl.report.sitemaps import sitemap_outcome
+from politecrawl.report.sitemaps import named_by, sitemap_outcome
 from politecrawl.report.tables import (
     describe,
     number,
@@ -88,10 +88,8 @@ def _sitemap_facts(item: SitemapRow) -> list[tuple[str, str]]:
     kind = "sitemap (read for the URLs it lists, not a page)"
     if item.source:
         kind += f"; {named.get(item.source, item.source)}"
-    if item.source == "robots" and item.for_origin:
-        kind += f": {item.for_origin}/robots.txt"
-    elif item.source == "index" and item.row.discovered_from:
-        kind += f": {item.row.discovered_from}"
+    if where := named_by(item):
+        kind += f": {where}"
     read = [outcome + (f": {reason}" if reason else "")]
     if item.format is not None:
         read.append(item.format)

@@ -40,7 +40,7 @@ from politecrawl.store.reading import (
 )
 from politecrawl.urls import InvalidURL, canonicalize
 
-__all__ = ["build_sitemap_audit", "listing", "sitemap_outcome"]
+__all__ = ["build_sitemap_audit", "listing", "named_by", "sitemap_outcome"]
 
 
 def build_sitemap_audit(database: Database) -> SitemapAudit:
@@ -87,7 +87,9 @@ def _orphan(item: ListedUrl) -> OrphanUrl:
     return OrphanUrl(row.url, row.state, row.status, tuple(map(listing, item.listings)))
 
 
-def _named_by(item: SitemapRow) -> str:
+def named_by(item: SitemapRow) -> str:
+    """Where a sitemap was named: its origin's robots.txt, or the index listing it ("" for a
+    guess, or when not known)."""
     if item.source == "robots" and item.for_origin:
         return f"{item.for_origin}/robots.txt"
     if item.source == "index":
@@ -101,7 +103,7 @@ def _sitemap_read(item: SitemapRow) -> SitemapRead:
     return SitemapRead(
         url=row.url,
         source=item.source or "",
-        named_by=_named_by(item),
+        named_by=named_by(item),
         for_origin=item.for_origin or row.origin,
         nesting=item.nesting,
         outcome=outcome,
