@@ -53,6 +53,10 @@ DONE = "done"
 FAILED = "failed"
 EXCLUDED = "excluded"  # by robots.txt (O3-O5) or by META/nofollow-only discovery (T5, T6)
 DEFERRED = "deferred"  # waits for a time: robots.txt unreachable (O6), Retry-After, back-off
+# A lease's lease_server_id once its slots were given back at its response (``Answered``): a
+# lost lease marked so gives back nothing (its host's slot and its server's are taken by the
+# host's next lease already). No server row has id 0.
+SLOTS_GIVEN_BACK = 0
 OUT_OF_SCOPE = "out_of_scope"  # scope rules and trap guards (C1, C3)
 URL_STATES = (QUEUED, LEASED, DONE, FAILED, EXCLUDED, DEFERRED, OUT_OF_SCOPE)
 
@@ -214,7 +218,8 @@ urls_table = Table(
     Column("discovered_at", EpochTime(), nullable=False),
     Column("lease_owner", String(200)),
     Column("lease_expires_at", EpochTime()),
-    # The server whose slot the lease holds (P6), given back when the lease ends or expires.
+    # The server whose slot the lease holds (P6), given back when the lease ends or expires;
+    # SLOTS_GIVEN_BACK: the lease holds no slot any more, its host's nor a server's (Answered).
     Column("lease_server_id", Integer),
     Column("attempts", Integer, default=0, nullable=False),
     # Redirects followed to reach this URL from the URL that was linked (C4).

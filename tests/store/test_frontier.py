@@ -672,3 +672,23 @@ def claim_kept(frontier: Frontier, seconds: float, keep_to: frozenset[str]) -> L
     lease = frontier.claim("w0", now=at(seconds), keep_to=keep_to)
     assert isinstance(lease, Lease), lease
     return lease
+
+
+def test_p1_c5_a_host_slot_freed_early_is_not_freed_again_when_its_lease_is_lost(database):
+    """``Answered`` gives the host its slot back as soon as the response is read, and the
+    host's next URL is leased; should the first lease then be lost (its process killed before
+    its end), the host's slot is not given back a second time: the second lease still holds
+    it, and a third URL of the host waits for it (one request in flight per host)."""
+    frontier = Frontier(database, default_delay_seconds=1.0, lease_seconds=10.0)
+    frontier.add(["http://a.example/1", "http://a.example/2", "http://a.example/3"], now=T0)
+    first = claim(frontier, 0)
+    pace = HostPace(1.0, at(1.0), 0, 0.0, None, "delay")
+    assert frontier.record(ends.Answered(first, pace), now=at(0.5)).recorded
+    second = claim(frontier, 1.0, worker="w2")
+    assert second.host == first.host
+    assert frontier.release_expired(now=at(10.5)) == 1  # the first lease, lost; not the second
+    with database.engine.connect() as connection:
+        in_flight = connection.execute(
+            text("SELECT in_flight FROM hosts WHERE host = 'a.example'")
+        ).scalar_one()
+    assert in_flight == 1  # the second lease's

@@ -23,6 +23,7 @@ from politecrawl.store.schema import (
     DEFERRED,
     LEASED,
     QUEUED,
+    SLOTS_GIVEN_BACK,
     hosts_table as _hosts,
     in_state,
     servers_table as _servers,
@@ -81,10 +82,16 @@ def release_expired_leases(connection: Connection, now: datetime) -> int:
         .values(state=QUEUED, lease_owner=None, lease_expires_at=None, lease_server_id=None)
     )
     # The lost requests may still be ending on the server: their hosts' slots, and their
-    # servers' (P6), are given back the same way.
-    _give_back_lost(connection, _hosts, Counter(row.host_id for row in leased), now, active=True)
-    on_servers = Counter(row.lease_server_id for row in leased if row.lease_server_id is not None)
+    # servers' (P6), are given back the same way; a lease that gave its slots back at its
+    # response (SLOTS_GIVEN_BACK) has none to give (P1: its host's next lease holds it now).
+    holding = [row for row in leased if row.lease_server_id != SLOTS_GIVEN_BACK]
+    on_hosts = Counter(row.host_id for row in holding)
+    _give_back_lost(connection, _hosts, on_hosts, now, active=True)
+    on_servers = Counter(row.lease_server_id for row in holding if row.lease_server_id is not None)
     _give_back_lost(connection, _servers, on_servers, now)
+    if len(holding) < len(leased):  # their URLs are queued again: their hosts are woken
+        answered = {row.host_id for row in leased} - set(on_hosts)
+        connection.execute(update(_hosts).where(_hosts.c.id.in_(answered)).values(active=True))
     return len(leased)
 
 

@@ -37,6 +37,7 @@ from politecrawl.store.schema import (
     LEASED,
     QUEUED,
     SITEMAP,
+    SLOTS_GIVEN_BACK,
     EpochTime,
     from_epoch,
     hosts_table as hosts,
@@ -103,14 +104,15 @@ FINISH_LEASED_URL_SQL = update(urls).where(
     urls.c.lease_owner == bindparam("owner"),
 )
 # Whether a lease is still its owner's (1 row) before its slots are freed early (``Answered``):
-# an update that changes nothing, so that on PostgreSQL the row stays locked to the commit, but
-# that the lease holds its server's slot no more (P6: a lease lost after it is not freed twice).
+# the row stays locked to the commit on PostgreSQL, and is marked as holding no slot any more
+# (SLOTS_GIVEN_BACK: a lease lost after it gives back neither its host's slot nor its server's,
+# which the host's next lease holds by then: P1, P6).
 LEASE_IS_HELD_SQL = (
     update(urls)
     .where(
         urls.c.id == bindparam("url_id"), in_state(LEASED), urls.c.lease_owner == bindparam("owner")
     )
-    .values(lease_owner=bindparam("owner"), lease_server_id=None)
+    .values(lease_server_id=SLOTS_GIVEN_BACK)
 )
 
 
