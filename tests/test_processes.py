@@ -4,6 +4,7 @@ as one run, stopped as one [P1, P2, C2, C5]."""
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import json
 import os
 import signal
@@ -363,3 +364,45 @@ def test_c5_helpers_exit_at_once_when_the_parent_is_killed_and_resume_ends(tmp_p
         assert not report.robots_first, report.report()
         assert not report.overlaps, report.report()
         assert not report.gap_violations, report.report()
+
+
+_PR_SET_CHILD_SUBREAPER = 36  # prctl(2): orphans below this process are reparented to it
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="PR_SET_PDEATHSIG is Linux's")
+@pytest.mark.timeout(200)
+def test_c5_a_helper_is_killed_with_its_parent_not_after_it(tmp_path):
+    # A helper that outlived its killed parent even by the 50 ms of its own check could start a
+    # request it would never record, fetched again by the resumed crawl beyond what was in
+    # flight at the kill (seen in bench/run.py's kill-resume audit). The kernel now kills it
+    # with its parent: it ends by SIGKILL, not by its own exit (status 3). This process adopts
+    # the orphan (a subreaper) to read how it ended.
+    with serve(build_site(crawl_delay_seconds=0.1, slow_seconds=0.3)) as web:
+        seeds = seeds_file(web, tmp_path)
+        options = ["--db", "crawl.db", "--quiet", "--contact", "https://x.org/", "--processes=2"]
+        parent = subprocess.Popen(
+            [sys.executable, "-m", "politecrawl", "run", str(seeds), *options, "--delay=0.3"],
+            cwd=tmp_path,
+            env={**os.environ, **ENV},
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        libc = ctypes.CDLL(None, use_errno=True)
+        try:
+            _wait_until_both_crawl(web, tmp_path / "crawl.db", parent)
+            helper = _helper_of(parent.pid)
+            assert libc.prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
+            parent.kill()
+            parent.wait()
+            deadline = time.monotonic() + 30
+            ended, status = 0, 0
+            while not ended and time.monotonic() < deadline:
+                ended, status = os.waitpid(helper, os.WNOHANG)
+                time.sleep(0.01)
+        finally:
+            libc.prctl(_PR_SET_CHILD_SUBREAPER, 0, 0, 0, 0)
+            if parent.poll() is None:
+                parent.kill()
+        assert ended == helper, "the helper outlived its killed parent by 30 s"
+        assert os.WIFSIGNALED(status), f"the helper exited by itself ({os.WEXITSTATUS(status)})"
+        assert os.WTERMSIG(status) == signal.SIGKILL

@@ -21,8 +21,9 @@ which it treats as Ctrl-C however often it comes (requests in flight finish and 
 the run is recorded as interrupted); ``join`` waits for them; one still starting (importing,
 opening the database) ends by the signal itself, having claimed nothing, which is not a failure.
 Helpers run in their own process group, so a Ctrl-C at the terminal reaches them only through
-this process. One whose parent is gone (killed) exits at once, within 50 ms, without
-recording or flushing anything: nobody will read its counters or join it, and a graceful stop
+this process. One whose parent is gone (killed) is gone with it, without recording or flushing
+anything (on Linux the kernel kills it the moment its parent dies; elsewhere it sees it within
+50 ms and exits): nobody will read its counters or join it, and a graceful stop
 could wait long on the database (its group commit, a lock of the dead parent's transaction)
 while a resumed run starts beside it. What it had in flight, or fetched but not yet committed,
 is leased work that returns to the queue when its lease expires, exactly as after a kill -9 (C5).
@@ -31,10 +32,12 @@ is leased work that returns to the queue when its lease expires, exactly as afte
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import dataclasses
 import multiprocessing
 import os
 import signal
+import sys
 import threading
 import time
 from multiprocessing.sharedctypes import RawArray
@@ -51,6 +54,7 @@ _SIGNAL_CHECK_SECONDS = 0.05
 _FAILURE_BYTES = 2048
 _STOP_WAIT_SECONDS = 300.0
 _ORPHANED_EXIT_STATUS = 3  # read by nobody: the parent that would is gone
+_PR_SET_PDEATHSIG = 1  # prctl(2): the signal this process gets when its parent dies (Linux)
 # Counted as they go in each process; the others describe the frontier at the end.
 _RUN_COUNTERS = (
     "pages",
@@ -185,9 +189,23 @@ class HelperProcesses:
         return total
 
 
+def _die_with(parent: int) -> None:
+    """On Linux, the kernel kills this helper (SIGKILL) the moment its parent dies, so that an
+    orphan makes not one request more: a request it made then could not be recorded and would
+    be fetched again by the resumed crawl (C5: only what was in flight at the kill). The
+    poster's check of ``os.getppid()`` covers other systems, and a parent gone before this."""
+    if sys.platform.startswith("linux"):
+        with contextlib.suppress(OSError, AttributeError):
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    if os.getppid() != parent:
+        os._exit(_ORPHANED_EXIT_STATUS)
+
+
 def serve(crawl: Helper, parent: int, slot: HelperSlot) -> None:
     """A helper's life: crawl until the frontier is done, posting counters as it goes;
     exits with status 1 after an error (which the parent raises)."""
+    _die_with(parent)
     if hasattr(os, "setpgrp"):  # POSIX
         os.setpgrp()  # Ctrl-C at the terminal goes to the parent, which stops us itself
     finished = threading.Event()
