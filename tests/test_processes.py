@@ -145,6 +145,26 @@ def runs(database: Path) -> list[tuple[str | None, dict]]:
         return [(outcome, json.loads(counters)) for outcome, counters in rows]
 
 
+TWO_PROCESSES = ["--db", "crawl.db", "--quiet", "--contact", "https://x.org/", "--processes=2"]
+
+
+def _start_two_processes(web, tmp_path: Path, **output: object) -> subprocess.Popen:
+    """``politecrawl run --processes=2`` on ``web`` at delay 0.3 s (a slow web: a stop or a kill
+    comes mid-crawl), returned once both processes crawl; ``output``: where its standard output
+    and error go (nowhere by default)."""
+    seeds = seeds_file(web, tmp_path)
+    streams = output or {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}
+    parent = subprocess.Popen(
+        [sys.executable, "-m", "politecrawl", "run", str(seeds), *TWO_PROCESSES, "--delay=0.3"],
+        cwd=tmp_path,
+        env={**os.environ, **ENV},
+        text=True,
+        **streams,
+    )
+    _wait_until_both_crawl(web, tmp_path / "crawl.db", parent)
+    return parent
+
+
 def _wait_until_both_crawl(web, database: Path, parent: subprocess.Popen) -> None:
     """Until both processes have started their runs and the server has had 20 requests: mid-
     crawl for both. (A helper takes a second or more to start on a busy machine; one stopped
@@ -217,17 +237,7 @@ def test_p1_p2_two_processes_crawl_one_sqlite_crawl_as_one_run(web, tmp_path):
 def test_c5_sigterm_stops_every_process_and_resume_finishes_the_crawl(tmp_path):
     # A slower web (delay 0.3 s) so that the stop comes mid-crawl.
     with serve(build_site(crawl_delay_seconds=0.1, slow_seconds=0.3)) as web:
-        seeds = seeds_file(web, tmp_path)
-        common = ["--db", "crawl.db", "--quiet", "--contact", "https://x.org/", "--processes=2"]
-        parent = subprocess.Popen(
-            [sys.executable, "-m", "politecrawl", "run", str(seeds), *common, "--delay=0.3"],
-            cwd=tmp_path,
-            env={**os.environ, **ENV},
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
-        _wait_until_both_crawl(web, tmp_path / "crawl.db", parent)
+        parent = _start_two_processes(web, tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         assert parent.poll() is None, "the crawl ended before the stop"
         parent.send_signal(signal.SIGTERM)
         _, err = parent.communicate(timeout=120)
@@ -240,7 +250,7 @@ def test_c5_sigterm_stops_every_process_and_resume_finishes_the_crawl(tmp_path):
             leased = connection.execute("SELECT count(*) FROM urls WHERE state = 'leased'")
             assert leased.fetchone() == (0,)  # every request in flight was recorded
         requests_before = len(web.log)
-        again = politecrawl("resume", *common, f"--delay={DELAY}", cwd=tmp_path)
+        again = politecrawl("resume", *TWO_PROCESSES, f"--delay={DELAY}", cwd=tmp_path)
         assert again.returncode in (0, 1), again.stderr
         assert len(web.log) > requests_before
         truth = web.truth(guard=GUARD)
@@ -326,16 +336,7 @@ def test_c5_helpers_exit_at_once_when_the_parent_is_killed_and_resume_ends(tmp_p
     # Issue 40: an orphaned helper that went on flushing kept a resumed run waiting. A helper
     # whose parent is killed now exits at once; what it had in flight returns to the queue.
     with serve(build_site(crawl_delay_seconds=0.1, slow_seconds=0.3)) as web:
-        seeds = seeds_file(web, tmp_path)
-        options = ["--db", "crawl.db", "--quiet", "--contact", "https://x.org/", "--processes=2"]
-        parent = subprocess.Popen(
-            [sys.executable, "-m", "politecrawl", "run", str(seeds), *options, "--delay=0.3"],
-            cwd=tmp_path,
-            env={**os.environ, **ENV},
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        _wait_until_both_crawl(web, tmp_path / "crawl.db", parent)
+        parent = _start_two_processes(web, tmp_path)
         assert parent.poll() is None, "the crawl ended before the kill"
         helper = _helper_of(parent.pid)
         parent.kill()
@@ -352,7 +353,7 @@ def test_c5_helpers_exit_at_once_when_the_parent_is_killed_and_resume_ends(tmp_p
         quiet_from = len(web.log)
         time.sleep(1.0)
         assert len(web.log) == quiet_from
-        again = politecrawl("resume", *options, f"--delay={DELAY}", cwd=tmp_path, timeout=150)
+        again = politecrawl("resume", *TWO_PROCESSES, f"--delay={DELAY}", cwd=tmp_path, timeout=150)
         assert again.returncode in (0, 1), again.stderr
         truth = web.truth(guard=GUARD)
         report = audit(web.log, truth, delays=truth.delays(DELAY))  # 0.3 s, then DELAY
@@ -378,18 +379,9 @@ def test_c5_a_helper_is_killed_with_its_parent_not_after_it(tmp_path):
     # with its parent: it ends by SIGKILL, not by its own exit (status 3). This process adopts
     # the orphan (a subreaper) to read how it ended.
     with serve(build_site(crawl_delay_seconds=0.1, slow_seconds=0.3)) as web:
-        seeds = seeds_file(web, tmp_path)
-        options = ["--db", "crawl.db", "--quiet", "--contact", "https://x.org/", "--processes=2"]
-        parent = subprocess.Popen(
-            [sys.executable, "-m", "politecrawl", "run", str(seeds), *options, "--delay=0.3"],
-            cwd=tmp_path,
-            env={**os.environ, **ENV},
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
+        parent = _start_two_processes(web, tmp_path)
         libc = ctypes.CDLL(None, use_errno=True)
         try:
-            _wait_until_both_crawl(web, tmp_path / "crawl.db", parent)
             helper = _helper_of(parent.pid)
             assert libc.prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
             parent.kill()
