@@ -89,8 +89,8 @@ def release_expired_leases(connection: Connection, now: datetime) -> int:
     _give_back_lost(connection, _hosts, on_hosts, now, active=True)
     on_servers = Counter(row.lease_server_id for row in holding if row.lease_server_id is not None)
     _give_back_lost(connection, _servers, on_servers, now)
-    if len(holding) < len(leased):  # their URLs are queued again: their hosts are woken
-        answered = {row.host_id for row in leased} - set(on_hosts)
+    # The hosts of those alone are woken too: their URLs are queued again.
+    if answered := {row.host_id for row in leased} - set(on_hosts):
         connection.execute(update(_hosts).where(_hosts.c.id.in_(answered)).values(active=True))
     return len(leased)
 
